@@ -1,0 +1,76 @@
+// The semantic layer's state while a kernel function runs: the IR being
+// built, the stack of open blocks, and helpers that every op shares
+// (operand materialization, promotion, broadcasting). Internal to interp/.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "ir.h"
+#include "tl.h"
+
+namespace tl::detail {
+
+class Builder {
+ public:
+  explicit Builder(ir::Kernel& k);
+  ~Builder();
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
+
+  // The builder of the kernel being built on this thread; a BuildError when
+  // a tl:: op is used outside a kernel build.
+  static Builder& current(const SrcLoc& loc);
+  static Builder* current_or_null();
+
+  ir::Kernel& kernel() { return k_; }
+  const ir::Type& type(int reg) const { return k_.regs.at(reg).type; }
+  int depth() const { return static_cast<int>(blocks_.size()) - 1; }
+
+  int new_reg(ir::Type t);
+  // Appends an instruction to the innermost open block.
+  ir::Instr& emit(ir::Instr in);
+  // Emits `op` with a fresh result register of type `t`.
+  int emit_value(ir::Op op, ir::Type t, std::vector<int> args, const SrcLoc& loc) {
+    return emit_op(op, std::move(t), std::move(args), loc).dst;
+  }
+  // The same, returning the instruction so attributes can be set.
+  ir::Instr& emit_op(ir::Op op, ir::Type t, std::vector<int> args, const SrcLoc& loc);
+  void push_block(ir::Block* b) { blocks_.push_back(b); }
+  void pop_block() { blocks_.pop_back(); }
+  const SrcLoc& last_loc() const { return last_loc_; }
+
+  // ---- Shared semantic helpers -------------------------------------------
+  [[noreturn]] void fail(const SrcLoc& loc, const std::string& msg) const;
+  // A 0-d constant of dtype `d` holding a literal's value (checked to fit).
+  int constant(DType d, const Operand& lit, const SrcLoc& loc);
+  int constant_int(DType d, int64_t v, const SrcLoc& loc);
+  int constant_float(DType d, double v, const SrcLoc& loc);
+  // The dtype a literal has on its own (SEMANTICS §1).
+  static DType literal_dtype(const Operand& lit);
+  // Register holding `x` converted to dtype `d` (same register if already).
+  int cast(int reg, DType d, const SrcLoc& loc);
+  // Register holding `x` broadcast to `shape` (same register if already).
+  int broadcast(int reg, const ir::Shape& shape, const SrcLoc& loc);
+  // Right-aligned broadcast of two shapes, or an error naming both.
+  ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const SrcLoc& loc,
+                             const char* what) const;
+  // A Tensor operand's register, or a literal materialized as dtype `d`.
+  int materialize(const Operand& x, DType d, const SrcLoc& loc);
+  // `reg` itself, or a copy of it when it is `source`: a Tensor handed to
+  // the user must own its register, or writing one would change the other.
+  int fresh(int reg, int source, const SrcLoc& loc) {
+    return reg == source ? emit_value(ir::Op::Copy, type(reg), {reg}, loc) : reg;
+  }
+
+ private:
+  ir::Kernel& k_;
+  std::vector<ir::Block*> blocks_;
+  Builder* previous_;
+  SrcLoc last_loc_;
+};
+
+SrcLoc loc_of(const std::source_location& l);
+
+}  // namespace tl::detail

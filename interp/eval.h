@@ -1,0 +1,112 @@
+// Shared pieces of the interpreter's evaluators: how each dtype is stored
+// in a register, dtype dispatch, and the kernels over whole tiles.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "half.h"
+#include "ir.h"
+
+namespace tl::eval {
+
+// A pointer lane: which buffer (pointer parameter index) and element offset.
+struct PtrVal {
+  int64_t buf;
+  int64_t off;
+};
+
+// Storage type of each dtype in a register (i1: one byte holding 0 or 1).
+template <DType D> struct StorageOf;
+template <> struct StorageOf<DType::i1> { using type = uint8_t; };
+template <> struct StorageOf<DType::i8> { using type = int8_t; };
+template <> struct StorageOf<DType::i16> { using type = int16_t; };
+template <> struct StorageOf<DType::i32> { using type = int32_t; };
+template <> struct StorageOf<DType::i64> { using type = int64_t; };
+template <> struct StorageOf<DType::u8> { using type = uint8_t; };
+template <> struct StorageOf<DType::u16> { using type = uint16_t; };
+template <> struct StorageOf<DType::u32> { using type = uint32_t; };
+template <> struct StorageOf<DType::u64> { using type = uint64_t; };
+template <> struct StorageOf<DType::f16> { using type = Half; };
+template <> struct StorageOf<DType::bf16> { using type = BFloat; };
+template <> struct StorageOf<DType::f32> { using type = float; };
+template <> struct StorageOf<DType::f64> { using type = double; };
+
+// Calls f.template operator()<D>() for the runtime dtype d.
+template <class F>
+decltype(auto) dispatch(DType d, F&& f) {
+  switch (d) {
+    case DType::i1: return f.template operator()<DType::i1>();
+    case DType::i8: return f.template operator()<DType::i8>();
+    case DType::i16: return f.template operator()<DType::i16>();
+    case DType::i32: return f.template operator()<DType::i32>();
+    case DType::i64: return f.template operator()<DType::i64>();
+    case DType::u8: return f.template operator()<DType::u8>();
+    case DType::u16: return f.template operator()<DType::u16>();
+    case DType::u32: return f.template operator()<DType::u32>();
+    case DType::u64: return f.template operator()<DType::u64>();
+    case DType::f16: return f.template operator()<DType::f16>();
+    case DType::bf16: return f.template operator()<DType::bf16>();
+    case DType::f32: return f.template operator()<DType::f32>();
+    case DType::f64: return f.template operator()<DType::f64>();
+  }
+  return f.template operator()<DType::f32>();
+}
+
+// Arithmetic happens in float for f16/bf16, in the type itself otherwise.
+template <DType D>
+using Compute = std::conditional_t<D == DType::f16 || D == DType::bf16, float, typename StorageOf<D>::type>;
+
+template <DType D>
+inline Compute<D> load_c(typename StorageOf<D>::type s) {
+  if constexpr (D == DType::f16) return half_to_float(s.bits);
+  else if constexpr (D == DType::bf16) return bf16_to_float(s.bits);
+  else return s;
+}
+template <DType D>
+inline typename StorageOf<D>::type store_c(Compute<D> c) {
+  if constexpr (D == DType::f16) return Half{float_to_half(c)};
+  else if constexpr (D == DType::bf16) return BFloat{float_to_bf16(c)};
+  else if constexpr (D == DType::i1) return static_cast<uint8_t>(c != 0);
+  else return c;
+}
+
+// Converts one value from double, with the cast rules of SEMANTICS §5.
+template <DType D>
+typename StorageOf<D>::type from_double(double v);
+// Reads one element of any dtype as double.
+double to_double(DType d, const void* p, int64_t i);
+// Writes v converted per SEMANTICS §5 into element i of dtype d.
+void from_double_into(DType d, void* p, int64_t i, double v);
+// The poison an out-of-bounds load yields (NaN, or the type's maximum).
+void write_poison(DType d, void* p, int64_t i);
+// Size in bytes of one register element (pointers are PtrVal).
+inline size_t elem_bytes(const ir::Type& t) { return t.is_ptr ? sizeof(PtrVal) : byte_size(t.dtype); }
+
+// Flags an elementwise kernel raises for SEMANTICS' flagged cases.
+struct ArithFlags {
+  int64_t div_by_zero = 0;
+  int64_t wide_shift = 0;
+};
+
+// ---- Whole-tile kernels ----------------------------------------------------
+// `d` is the operand dtype; comparisons write i1 (uint8) results.
+void unary(ir::Op op, DType d, const void* a, void* out, int64_t n);
+void binary(ir::Op op, DType d, const void* a, const void* b, void* out, int64_t n, bool propagate_nan,
+            ArithFlags& flags);
+void cast(DType from, DType to, const void* a, void* out, int64_t n);
+void where(DType d, const uint8_t* c, const void* a, const void* b, void* out, int64_t n, size_t elem);
+void fma(DType d, const void* a, const void* b, const void* c, void* out, int64_t n);
+void constant(DType d, int64_t ival, double fval, void* out);
+void broadcast(const ir::Shape& in, const ir::Shape& out, size_t elem, const void* a, void* o);
+void permute(const ir::Shape& in, const std::vector<int>& dims, size_t elem, const void* a, void* o);
+void reduce(ir::ReduceKind kind, DType d, const ir::Shape& in, int axis, bool propagate_nan, const void* a,
+            void* out);
+void dot(DType in, DType out, ir::Precision p, const ir::Shape& a_shape, const ir::Shape& b_shape, const void* a,
+         const void* b, const void* acc, void* o);
+// tf32: clear the 13 low mantissa bits of an f32 (SEMANTICS §8).
+float tf32_truncate(float x);
+
+}  // namespace tl::eval

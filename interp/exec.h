@@ -1,0 +1,97 @@
+// The interpreter's per-launch state and per-thread program executor.
+// Internal to interp/.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "eval.h"
+#include "interpreter.h"
+
+namespace tl {
+
+// What one program left behind: trace events, out-of-bounds lanes,
+// runtime issues and printed text. Null when a program left nothing.
+struct ProgramLog {
+  std::array<int64_t, 3> pid{0, 0, 0};
+  bool traced = false;
+  std::vector<Event> events;
+  int64_t trace_bytes = 0;
+  int64_t oob_loads = 0, oob_stores = 0;
+  std::vector<OobAccess> oob;
+  std::vector<RuntimeIssue> issues;
+  std::string printed;
+  bool empty() const {
+    return events.empty() && oob_loads == 0 && oob_stores == 0 && issues.empty() && printed.empty() && !traced;
+  }
+};
+
+struct LaunchState {
+  LaunchState(const ir::Kernel& kernel, Grid g);
+
+  const ir::Kernel& k;
+  Grid grid;
+  std::vector<Buffer*> bufs;  // per parameter; null for non-pointers
+  std::unordered_map<size_t, std::string> names;
+  std::vector<int64_t> ints;
+  std::vector<double> floats;
+  TraceMode trace_mode = TraceMode::Off;
+  std::set<int64_t> trace_set;
+  bool record_values = true;
+  std::vector<SrcLoc> locations;                        // the trace's location table
+  std::unordered_map<const ir::Instr*, int> loc_index;  // instruction -> location
+  std::vector<bool> param_written;                      // stores/atomics may reach it
+  std::vector<std::unique_ptr<ProgramLog>> logs;        // per program, by linear id
+
+  // Cross-program conflict detection for the parallel run: per element of
+  // each written buffer, the program that wrote it and the one that read it.
+  std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> writer, reader;
+  bool detect_conflicts = false;
+  std::atomic<bool> conflict{false};
+
+  void prepare();  // locations, which buffers are written
+  std::vector<Buffer*> written_buffers() const;
+  void enable_conflict_detection();
+  void disable_conflict_detection();
+  bool wants_trace(int64_t linear) const {
+    return trace_mode == TraceMode::Full || (trace_mode == TraceMode::Filtered && trace_set.count(linear));
+  }
+  std::array<int64_t, 3> pid_of(int64_t linear) const {
+    return {linear / (grid.y * grid.z), (linear / grid.z) % grid.y, linear % grid.z};
+  }
+  // Concatenates the logs in program order into the result and the trace;
+  // the trace stops (marked truncated) before the first program that would
+  // take it past the byte budget.
+  void merge_logs(RunResult& r, Trace* t, int64_t budget);
+};
+
+class Exec {
+ public:
+  explicit Exec(LaunchState& L);
+  std::unique_ptr<ProgramLog> run_program(int64_t linear, bool traced);
+
+ private:
+  void block(const ir::Block& b);
+  void instr(const ir::Instr& in);
+  void memory(const ir::Instr& in);
+  void print(const ir::Instr& in);
+  void issue(const ir::Instr& in, const std::string& message);
+
+  std::byte* reg(int r);
+  template <class T>
+  T* as(int r) { return reinterpret_cast<T*>(reg(r)); }
+  int64_t scalar_int(int r);
+  const ir::Type& type(int r) const { return L_.k.regs[r].type; }
+  ProgramLog& log();
+
+  LaunchState& L_;
+  std::vector<std::unique_ptr<std::byte[]>> regs_;
+  std::unique_ptr<ProgramLog> log_;
+  std::array<int64_t, 3> pid_{0, 0, 0};
+  uint32_t me_ = 0;  // linear program id + 1
+  bool traced_ = false;
+};
+
+}  // namespace tl

@@ -1,0 +1,205 @@
+// The CPU interpreter's launch: argument checks, the program schedule over
+// all cores, deterministic merging of what each program recorded, and the
+// sequential re-run that keeps results deterministic when programs conflict.
+#include "interpreter.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "error.h"
+#include "exec.h"
+
+namespace tl {
+
+namespace {
+
+std::string param_name(const KernelDef& k, const RunOptions& opt, const std::vector<Arg>& args, size_t i) {
+  if (i < opt.param_names.size() && !opt.param_names[i].empty()) return opt.param_names[i];
+  if (i < k.param_names().size() && !k.param_names()[i].empty()) return k.param_names()[i];
+  if (i < args.size() && args[i].kind() == Arg::Kind::Buffer && !args[i].buffer()->name().empty())
+    return args[i].buffer()->name();
+  return "arg" + std::to_string(i);
+}
+
+void check_launch(const KernelDef& k, const Grid& grid, const std::vector<Arg>& args, const RunOptions& opt) {
+  const std::string who = "launch of kernel '" + k.name() + "'";
+  if (args.size() != k.params().size())
+    throw LaunchError(k.loc().str() + ": error: " + who + " passes " + std::to_string(args.size()) +
+                      " arguments; the kernel takes " + std::to_string(k.params().size()));
+  for (int64_t g : {grid.x, grid.y, grid.z})
+    if (g < 1)
+      throw LaunchError(who + ": grid (" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
+                        std::to_string(grid.z) + ") has an axis of size " + std::to_string(g) +
+                        "; every axis needs at least 1 program");
+  if (grid.x > (int64_t{1} << 31) || grid.y > (int64_t{1} << 31) || grid.z > (int64_t{1} << 31) ||
+      grid.count() > (int64_t{1} << 31))
+    throw LaunchError(who + ": grid has more than 2^31 programs");
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ParamSpec& p = k.params()[i];
+    const Arg& a = args[i];
+    std::string pn = "parameter " + std::to_string(i) + " ('" + param_name(k, opt, args, i) + "')";
+    switch (p.kind) {
+      case ir::ParamKind::Pointer:
+        if (a.kind() != Arg::Kind::Buffer) throw LaunchError(who + ": " + pn + " is a tl::Ptr and needs a buffer");
+        if (a.buffer()->extent() > 0 && a.buffer()->data() == nullptr)
+          throw LaunchError(who + ": " + pn + ": buffer '" + a.buffer()->name() + "' has no storage");
+        break;
+      case ir::ParamKind::Scalar:
+        if (p.dtype == DType::f32) {
+          if (a.kind() == Arg::Kind::Buffer) throw LaunchError(who + ": " + pn + " is a tl::Float and needs a number");
+        } else {
+          if (a.kind() != Arg::Kind::Int)
+            throw LaunchError(who + ": " + pn + " is an integer scalar and needs an integer");
+          if (p.dtype == DType::i32 && (a.int_value() < INT32_MIN || a.int_value() > INT32_MAX))
+            throw LaunchError(who + ": " + pn + " is a tl::Int (i32) but the value " + std::to_string(a.int_value()) +
+                              " is out of the i32 range; use tl::Int64");
+        }
+        break;
+      case ir::ParamKind::Constant:
+        if (a.kind() != Arg::Kind::Int) throw LaunchError(who + ": " + pn + " is a tl::Const and needs an integer");
+        if (a.int_value() < INT32_MIN || a.int_value() > INT32_MAX)
+          throw LaunchError(who + ": " + pn + " = " + std::to_string(a.int_value()) + " is out of the int range");
+        break;
+    }
+  }
+}
+
+void build_trace_header(Trace& t, const ir::Kernel& k, const LaunchState& L, const KernelDef& def,
+                        const RunOptions& opt, const std::vector<Arg>& args) {
+  t.kernel = k.name;
+  t.source_file = k.loc.file;
+  t.grid = {L.grid.x, L.grid.y, L.grid.z};
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const ir::Param& p = k.params[i];
+    std::string nm = param_name(def, opt, args, i);
+    if (p.kind == ir::ParamKind::Pointer) {
+      const Buffer* b = L.bufs[i];
+      t.buffers.push_back(TraceBuffer{nm, b->dtype(), b->shape(), b->strides(), b->extent(), static_cast<int>(i)});
+    } else if (p.kind == ir::ParamKind::Scalar) {
+      t.scalars.push_back(TraceScalar{nm, p.dtype == DType::f32 ? L.floats[i] : static_cast<double>(L.ints[i]), false});
+    } else {
+      t.scalars.push_back(TraceScalar{nm, static_cast<double>(p.value), true});
+    }
+  }
+  t.locations = L.locations;
+  t.budget_bytes = opt.trace_budget_bytes;
+}
+
+int worker_count(const RunOptions& opt, int64_t programs) {
+  int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int n = opt.threads > 0 ? opt.threads : hw;
+  return static_cast<int>(std::min<int64_t>(n, programs));
+}
+
+}  // namespace
+
+RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, const RunOptions& opt) {
+  check_launch(def, grid, args, opt);
+  Specialization spec;
+  spec.dtypes.assign(args.size(), DType::f32);
+  spec.constants.assign(args.size(), 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (def.params()[i].kind == ir::ParamKind::Pointer) spec.dtypes[i] = args[i].buffer()->dtype();
+    if (def.params()[i].kind == ir::ParamKind::Constant) spec.constants[i] = args[i].int_value();
+  }
+  RunResult result;
+  result.kernel = def.specialize(spec);
+  const ir::Kernel& k = *result.kernel;
+
+  LaunchState L(k, grid);
+  L.bufs.assign(args.size(), nullptr);
+  L.ints.assign(args.size(), 0);
+  L.floats.assign(args.size(), 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind() == Arg::Kind::Buffer) {
+      L.bufs[i] = args[i].buffer();
+      L.names[i] = param_name(def, opt, args, i);
+    }
+    if (args[i].kind() == Arg::Kind::Int) {
+      L.ints[i] = args[i].int_value();
+      L.floats[i] = static_cast<double>(args[i].int_value());
+    }
+    if (args[i].kind() == Arg::Kind::Float) L.floats[i] = args[i].float_value();
+  }
+  L.trace_mode = opt.trace;
+  for (auto& p : opt.trace_programs)
+    if (p[0] >= 0 && p[1] >= 0 && p[2] >= 0 && p[0] < grid.x && p[1] < grid.y && p[2] < grid.z)
+      L.trace_set.insert((p[0] * grid.y + p[1]) * grid.z + p[2]);
+  L.record_values = opt.record_store_values;
+  L.prepare();
+
+  const int64_t n = grid.count();
+  int workers = worker_count(opt, n);
+  bool sequential = workers <= 1 || k.has_atomics;
+  std::vector<Buffer> snapshot;
+  std::vector<Buffer*> written;
+  if (!sequential) {
+    written = L.written_buffers();
+    for (Buffer* b : written) snapshot.push_back(*b);
+    L.enable_conflict_detection();
+  }
+
+  auto execute = [&](int nworkers) {
+    L.logs.clear();
+    L.logs.resize(static_cast<size_t>(n));
+    std::mutex claim_mu;
+    int64_t next = 0;
+    std::atomic<int64_t> traced_bytes{0};
+    auto work = [&]() {
+      Exec ex(L);
+      for (;;) {
+        int64_t linear;
+        bool traced;
+        {
+          std::lock_guard<std::mutex> lock(claim_mu);
+          if (next >= n) return;
+          linear = next++;
+          // Deciding to trace under the claim lock keeps truncation
+          // deterministic (see merge_logs).
+          traced = L.wants_trace(linear) && traced_bytes.load() <= opt.trace_budget_bytes;
+        }
+        auto log = ex.run_program(linear, traced);
+        if (log) {
+          traced_bytes += log->trace_bytes;
+          L.logs[static_cast<size_t>(linear)] = std::move(log);
+        }
+      }
+    };
+    if (nworkers <= 1) {
+      work();
+    } else {
+      std::vector<std::thread> pool;
+      for (int w = 1; w < nworkers; ++w) pool.emplace_back(work);
+      work();
+      for (auto& t : pool) t.join();
+    }
+  };
+
+  execute(sequential ? 1 : workers);
+  if (!sequential && L.conflict.load()) {
+    // Two programs touched one element with a write involved: their order
+    // would decide the result. Replay in program order for a
+    // deterministic outcome.
+    for (size_t i = 0; i < written.size(); ++i)
+      std::memcpy(written[i]->data(), snapshot[i].data(), written[i]->size_bytes());
+    L.disable_conflict_detection();
+    execute(1);
+    sequential = true;
+  }
+  result.sequential = sequential;
+
+  std::shared_ptr<Trace> trace;
+  if (opt.trace != TraceMode::Off) {
+    trace = std::make_shared<Trace>();
+    build_trace_header(*trace, k, L, def, opt, args);
+  }
+  L.merge_logs(result, trace.get(), opt.trace_budget_bytes);
+  result.trace = trace;
+  return result;
+}
+
+}  // namespace tl

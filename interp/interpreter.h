@@ -1,0 +1,92 @@
+// Running a kernel on the CPU: every program of a 1-3-D grid over host
+// buffers, bounds-checked, optionally traced.
+#pragma once
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "buffer.h"
+#include "kernel.h"
+#include "trace.h"
+
+namespace tl {
+
+struct Grid {
+  int64_t x = 1, y = 1, z = 1;
+  int64_t count() const { return x * y * z; }
+};
+
+// One launch argument, positionally matched to the kernel's parameters.
+class Arg {
+ public:
+  enum class Kind { Buffer, Int, Float };
+  Arg(Buffer& b) : kind_(Kind::Buffer), buf_(&b) {}
+  template <std::integral I>
+  Arg(I v) : kind_(Kind::Int), int_(static_cast<int64_t>(v)) {}
+  template <std::floating_point F>
+  Arg(F v) : kind_(Kind::Float), float_(static_cast<double>(v)) {}
+  Kind kind() const { return kind_; }
+  Buffer* buffer() const { return buf_; }
+  int64_t int_value() const { return int_; }
+  double float_value() const { return float_; }
+
+ private:
+  Kind kind_;
+  Buffer* buf_ = nullptr;
+  int64_t int_ = 0;
+  double float_ = 0;
+};
+
+enum class TraceMode { Off, Full, Filtered };
+
+struct RunOptions {
+  TraceMode trace = TraceMode::Off;
+  std::vector<std::array<int64_t, 3>> trace_programs;  // for Filtered
+  int64_t trace_budget_bytes = int64_t{256} << 20;
+  bool record_store_values = true;
+  int threads = 0;  // 0: all cores
+  // Names for the kernel's parameters in reports (else the KernelDef's,
+  // else buffers' own names, else argN).
+  std::vector<std::string> param_names;
+};
+
+// One out-of-bounds lane (the first few are kept; all are counted).
+struct OobAccess {
+  std::array<int64_t, 3> pid{0, 0, 0};
+  bool is_store = false;  // store or atomic
+  std::string buffer;
+  int64_t lane = 0;                 // row-major lane index in the tile
+  std::vector<int64_t> lane_index;  // the lane's tile coordinates
+  ir::Shape tile_shape;
+  int64_t offset = 0;               // element offset computed
+  int64_t extent = 0;               // valid offsets are [0, extent)
+  SrcLoc loc;
+};
+
+struct RuntimeIssue {  // a runtime rule broken (division by zero, wide shift, assert, bad loop step)
+  std::array<int64_t, 3> pid{0, 0, 0};
+  std::string message;
+  SrcLoc loc;
+};
+
+struct RunResult {
+  std::shared_ptr<const ir::Kernel> kernel;
+  std::shared_ptr<Trace> trace;  // null when tracing is off
+  int64_t oob_loads = 0, oob_stores = 0;
+  std::vector<OobAccess> oob;  // the first kMaxOob, in program order
+  std::vector<RuntimeIssue> issues;
+  std::string printed;  // tl::print output, in program order
+  bool sequential = false;  // re-run in program order (conflicts or atomics)
+  static constexpr size_t kMaxOob = 64;
+};
+
+// Builds (or reuses) the kernel's IR for these arguments and runs every
+// program. Throws BuildError for kernel build errors and LaunchError for a
+// launch that does not fit the kernel (argument kinds, dtypes, grid).
+RunResult run(const KernelDef& k, Grid grid, const std::vector<Arg>& args, const RunOptions& opt = {});
+
+}  // namespace tl

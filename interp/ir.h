@@ -1,0 +1,143 @@
+// The tile IR: the one contract between the front end and the backends.
+//
+// A kernel is a list of instructions over virtual registers. Every register
+// has a static type (element dtype, pointer or not, tile shape). Registers
+// may be assigned more than once: a loop body that writes a register defined
+// outside it carries that value into the next iteration, which is how
+// loop-carried tiles are expressed without phi nodes. Control flow is
+// structured (For, If), each with nested blocks.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dtype.h"
+#include "source_loc.h"
+
+namespace tl::ir {
+
+using Shape = std::vector<int64_t>;
+int64_t numel(const Shape& s);
+std::string shape_str(const Shape& s);  // "[32, 16]", "[]" for 0-d
+
+struct Type {
+  DType dtype = DType::i32;
+  bool is_ptr = false;  // a tile of pointers to `dtype`
+  Shape shape;
+  bool operator==(const Type&) const = default;
+  std::string str() const;  // "f32[32,16]", "ptr<f32>[32]", "i32"
+};
+
+// One list of node kinds. Elementwise ops take operands of the result's
+// shape (the front end inserts Broadcast); comparisons give i1.
+enum class Op : uint8_t {
+  // Leaves.
+  PtrParam,     // pointer parameter `param_index`
+  ScalarParam,  // runtime scalar parameter `param_index`
+  Const,        // 0-d constant: `ival` for integers, `fval` for floats
+  Arange,       // [ival, ival2) as i32
+  ProgramId,    // axis `axis`
+  NumPrograms,  // axis `axis`
+  // Elementwise, one operand.
+  Neg, Not, Abs, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sigmoid, Tanh, Sin, Cos, Floor, Ceil,
+  Cast,     // to the result dtype (SEMANTICS §5)
+  Bitcast,  // same width, bits reinterpreted
+  Copy,     // dst := arg (assignment to a mutable register)
+  // Elementwise, two operands.
+  Add, Sub, Mul, Div, Mod, And, Or, Xor, Shl, Shr,
+  Eq, Ne, Lt, Le, Gt, Ge, Maximum, Minimum,
+  PtrAdd,  // pointer + integer offset (in elements)
+  // Elementwise, three operands.
+  Where,  // cond ? a : b
+  Fma,    // a * b + c, one rounding
+  // Shape.
+  Broadcast,  // to the result shape (right-aligned)
+  Reshape,    // same count, row-major order kept (expand_dims too)
+  Permute,    // result axis i = input axis dims[i]
+  // Reductions and contractions.
+  Reduce,  // kind `reduce`, over axis `axis`; result drops the axis
+  Dot,     // a [.., M, K] x b [.., K, N] + acc -> [.., M, N]
+  // Memory.
+  Load,       // args: ptr, [mask], [other]  (flags say which)
+  Store,      // args: ptr, value, [mask]
+  AtomicAdd,  // args: ptr, value, [mask]; result: old values
+  // Debugging.
+  Print,  // args: values; `text` is the prefix
+  Assert, // runtime check: arg is i1; `text` is the message
+  // Control flow.
+  For,  // args: lo, hi, step; dst is the induction variable; body
+  If,   // args: cond; body, else_body
+};
+
+enum class ReduceKind : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
+enum class Precision : uint8_t { tf32, tf32x3, ieee };
+
+const char* op_name(Op op);
+const char* reduce_name(ReduceKind k);
+const char* precision_name(Precision p);
+bool is_unary(Op op);
+bool is_binary(Op op);
+bool is_compare(Op op);
+
+struct Block;
+
+struct Instr {
+  Op op;
+  int dst = -1;           // result register, -1 if none
+  std::vector<int> args;  // operand registers
+  // Attributes; which are meaningful depends on `op`.
+  int64_t ival = 0, ival2 = 0;
+  double fval = 0;
+  int axis = 0;
+  int param_index = -1;
+  std::vector<int> dims;  // Permute order
+  ReduceKind reduce = ReduceKind::Sum;
+  Precision precision = Precision::tf32;
+  bool has_mask = false, has_other = false, has_acc = false;
+  bool propagate_nan = false;  // Reduce max/min, Maximum/Minimum
+  std::string text;            // Print prefix, Assert message
+  SrcLoc loc;
+  std::unique_ptr<Block> body, else_body;
+};
+
+struct Block {
+  std::vector<Instr> instrs;
+};
+
+enum class ParamKind : uint8_t { Pointer, Scalar, Constant };
+
+struct Param {
+  ParamKind kind;
+  std::string name;  // may be empty: names come from the launch
+  DType dtype;       // pointee dtype, scalar dtype; i64 for constants
+  int64_t value = 0; // constants only
+};
+
+struct Register {
+  Type type;
+  std::string hint;  // readable name for dumps, may be empty
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<Param> params;
+  std::vector<Register> regs;
+  Block body;
+  SrcLoc loc;  // where the kernel function is (first op seen)
+  // Buffers (pointer parameter indices) that stores or atomics may touch.
+  std::vector<bool> param_written;
+  bool has_atomics = false;
+  bool has_print = false;
+  const Type& type(int reg) const { return regs[reg].type; }
+};
+
+// Readable text form, one instruction per line with its kernel line.
+std::string print(const Kernel& k, bool with_locations = true);
+// Structural checks: registers defined before use, operand types agree with
+// each op's rule. Returns the problems found (empty: valid).
+std::vector<std::string> verify(const Kernel& k);
+// Number of instructions, nested blocks included.
+size_t instruction_count(const Block& b);
+
+}  // namespace tl::ir

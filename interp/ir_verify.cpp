@@ -1,0 +1,162 @@
+// The IR verifier: every register defined before use (scoped by blocks),
+// operand types consistent with each op's rule.
+#include <set>
+
+#include "ir.h"
+
+namespace tl::ir {
+namespace {
+
+class Verifier {
+ public:
+  explicit Verifier(const Kernel& k) : k_(k), defined_(k.regs.size(), false) {}
+
+  std::vector<std::string> run() {
+    block(k_.body);
+    return problems_;
+  }
+
+ private:
+  void problem(const Instr& in, const std::string& what) {
+    problems_.push_back((in.loc.known() ? in.loc.str() + ": " : std::string()) + op_name(in.op) + ": " + what);
+  }
+
+  bool valid(int r) const { return r >= 0 && r < static_cast<int>(k_.regs.size()); }
+
+  void block(const Block& b) {
+    std::vector<int> scope;  // registers first defined in this block
+    for (const Instr& in : b.instrs) {
+      for (int a : in.args) {
+        if (!valid(a)) problem(in, "operand %" + std::to_string(a) + " does not exist");
+        else if (!defined_[a]) problem(in, "operand %" + std::to_string(a) + " is used before it is defined");
+      }
+      check_types(in);
+      if (in.op == Op::For) {
+        define(in.dst, scope);
+        block(*in.body);
+        continue;
+      }
+      if (in.op == Op::If) {
+        block(*in.body);
+        if (in.else_body) block(*in.else_body);
+        continue;
+      }
+      if (in.dst >= 0) {
+        if (!valid(in.dst)) problem(in, "result register does not exist");
+        else define(in.dst, scope);
+      }
+    }
+    for (int r : scope) defined_[r] = false;
+  }
+
+  void define(int r, std::vector<int>& scope) {
+    if (!defined_[r]) {
+      defined_[r] = true;
+      scope.push_back(r);
+    }
+  }
+
+  const Type& t(int r) const { return k_.regs[r].type; }
+
+  void check_types(const Instr& in) {
+    for (int a : in.args)
+      if (!valid(a)) return;
+    if (in.dst >= 0 && !valid(in.dst)) return;
+    auto same_shape = [&](int a) {
+      if (t(a).shape != t(in.dst).shape)
+        problem(in, "operand shape " + shape_str(t(a).shape) + " differs from result " + shape_str(t(in.dst).shape));
+    };
+    auto nargs = [&](size_t lo, size_t hi) {
+      if (in.args.size() < lo || in.args.size() > hi) {
+        problem(in, "takes " + std::to_string(lo) + (hi != lo ? "-" + std::to_string(hi) : "") + " operands, has " +
+                        std::to_string(in.args.size()));
+        return false;
+      }
+      return true;
+    };
+    if (is_unary(in.op)) {
+      if (!nargs(1, 1)) return;
+      same_shape(in.args[0]);
+      if (in.op == Op::Copy && !(t(in.args[0]) == t(in.dst))) problem(in, "copy changes the type");
+      return;
+    }
+    if (is_binary(in.op)) {
+      if (!nargs(2, 2)) return;
+      same_shape(in.args[0]);
+      same_shape(in.args[1]);
+      if (in.op == Op::PtrAdd) {
+        if (!t(in.args[0]).is_ptr || t(in.args[1]).is_ptr) problem(in, "needs a pointer and an integer offset");
+        return;
+      }
+      if (t(in.args[0]).dtype != t(in.args[1]).dtype) problem(in, "operand dtypes differ");
+      if (is_compare(in.op) && t(in.dst).dtype != DType::i1) problem(in, "comparison result must be i1");
+      return;
+    }
+    switch (in.op) {
+      case Op::Where:
+        if (!nargs(3, 3)) return;
+        if (t(in.args[0]).dtype != DType::i1) problem(in, "condition must be i1");
+        for (int a : in.args) same_shape(a);
+        break;
+      case Op::Fma:
+        if (!nargs(3, 3)) return;
+        for (int a : in.args) same_shape(a);
+        break;
+      case Op::Reshape:
+        if (!nargs(1, 1)) return;
+        if (numel(t(in.args[0]).shape) != numel(t(in.dst).shape)) problem(in, "element count changes");
+        break;
+      case Op::Broadcast:
+        if (!nargs(1, 1)) return;
+        if (t(in.args[0]).shape.size() > t(in.dst).shape.size()) problem(in, "broadcast lowers the rank");
+        break;
+      case Op::Load:
+        if (!nargs(1, 3)) return;
+        if (!t(in.args[0]).is_ptr) problem(in, "first operand must be a pointer tile");
+        for (int a : in.args) same_shape(a);
+        if (in.has_mask && t(in.args[1]).dtype != DType::i1) problem(in, "mask must be i1");
+        if (in.args.size() != 1u + in.has_mask + in.has_other) problem(in, "operand count disagrees with flags");
+        break;
+      case Op::Store:
+      case Op::AtomicAdd:
+        if (!nargs(2, 3)) return;
+        if (!t(in.args[0]).is_ptr) problem(in, "first operand must be a pointer tile");
+        for (int a : in.args)
+          if (t(a).shape != t(in.args[0]).shape) problem(in, "operand shapes differ from the pointer tile");
+        if (t(in.args[1]).dtype != t(in.args[0]).dtype) problem(in, "value dtype differs from the element type");
+        break;
+      case Op::For:
+        if (!nargs(3, 3)) return;
+        for (int a : in.args)
+          if (!t(a).shape.empty()) problem(in, "bounds must be scalars");
+        if (!in.body) problem(in, "loop without a body");
+        break;
+      case Op::If:
+        if (!nargs(1, 1)) return;
+        if (!in.body) problem(in, "if without a body");
+        break;
+      case Op::Dot: {
+        if (!nargs(2, 3)) return;
+        const Shape &a = t(in.args[0]).shape, &b = t(in.args[1]).shape, &c = t(in.dst).shape;
+        if (a.size() != b.size() || a.size() < 2 || c.size() != a.size()) {
+          problem(in, "operand ranks differ");
+          break;
+        }
+        size_t r = a.size();
+        if (a[r - 1] != b[r - 2] || c[r - 2] != a[r - 2] || c[r - 1] != b[r - 1]) problem(in, "shapes do not chain");
+        break;
+      }
+      default: break;
+    }
+  }
+
+  const Kernel& k_;
+  std::vector<bool> defined_;
+  std::vector<std::string> problems_;
+};
+
+}  // namespace
+
+std::vector<std::string> verify(const Kernel& k) { return Verifier(k).run(); }
+
+}  // namespace tl::ir

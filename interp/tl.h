@@ -1,0 +1,256 @@
+// tl:: — the tile DSL kernels are written in.
+//
+// A kernel is an ordinary C++ function over tl:: parameter types:
+//   tl::Ptr    a pointer to a buffer's elements (its dtype comes from the launch)
+//   tl::Int    a runtime i32 scalar (tl::Int64, tl::Float for i64 / f32)
+//   tl::Const  a compile-time integer (Triton's tl.constexpr): a plain int
+// Running the function once per set of constants builds the kernel's IR; the
+// interpreter and the CUDA backend then only execute or translate that IR.
+//
+// Triton ↔ tl::            x[:, None] ↔ x.col()     x[None, :] ↔ x.row()
+//   a // b (ints) ↔ a / b   a / b (true division) ↔ a / b on floats, tl::truediv
+//   tl.static_assert ↔ tl::static_assert_   tl.device_print ↔ tl::print
+//   for i in range(a, b, s) ↔ for (auto i : tl::range(a, b, s))
+//   if on a runtime scalar ↔ tl::if_(cond, [&] { ... }, [&] { ... })
+//
+// Every function takes a defaulted std::source_location as its last
+// argument, so errors and traces name the kernel's own line.
+#pragma once
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <source_location>
+#include <vector>
+
+#include "dtype.h"
+#include "ir.h"
+
+namespace tl {
+
+using Shape = ir::Shape;
+using Precision = ir::Precision;
+inline constexpr Precision tf32 = Precision::tf32, tf32x3 = Precision::tf32x3, ieee = Precision::ieee;
+using Loc = std::source_location;
+#define TL_HERE std::source_location loc = std::source_location::current()
+
+class Operand;
+
+// A tile or 0-d tensor in the kernel being built. Each Tensor object owns a
+// register of the IR; assigning to a Tensor that was declared outside the
+// current loop or if writes that register, which makes it loop-carried.
+class Tensor {
+ public:
+  Tensor();
+  Tensor(const Tensor& other, TL_HERE);
+  Tensor(Tensor&& other) noexcept;
+  Tensor& operator=(const Tensor& other);
+  Tensor& operator=(Tensor&& other);
+  Tensor& operator=(const Operand& value);  // `acc = 0.0f` or `m = other_tile`
+
+  bool defined() const { return reg_ >= 0; }
+  const ir::Type& type() const;
+  DType dtype() const { return type().dtype; }
+  const Shape& shape() const { return type().shape; }
+  int rank() const { return static_cast<int>(shape().size()); }
+  int reg() const { return reg_; }
+
+  Tensor col(TL_HERE) const;  // [N] -> [N, 1]  (x[:, None])
+  Tensor row(TL_HERE) const;  // [N] -> [1, N]  (x[None, :])
+  Tensor expand_dims(int axis, TL_HERE) const;
+  Tensor to(DType dtype, bool bitcast = false, TL_HERE) const;
+  Tensor reshape(Shape shape, TL_HERE) const;
+  Tensor broadcast_to(Shape shape, TL_HERE) const;
+  Tensor trans(TL_HERE) const;
+  Tensor permute(std::vector<int> dims, TL_HERE) const;
+
+  Tensor& operator+=(const Operand& v);
+  Tensor& operator-=(const Operand& v);
+  Tensor& operator*=(const Operand& v);
+  Tensor& operator/=(const Operand& v);
+  Tensor& operator%=(const Operand& v);
+  Tensor& operator&=(const Operand& v);
+  Tensor& operator|=(const Operand& v);
+  Tensor& operator^=(const Operand& v);
+  Tensor& operator<<=(const Operand& v);
+  Tensor& operator>>=(const Operand& v);
+
+  // Internal: wrap a fresh register at the current scope.
+  static Tensor wrap(int reg);
+
+ private:
+  void assign_from(int src_reg, bool src_is_temporary, const SrcLoc& loc);
+  int reg_ = -1;
+  int depth_ = 0;
+};
+
+// Parameter types. They are Tensors; the launcher tells them apart.
+struct Ptr : Tensor {
+  using Tensor::Tensor;
+  Ptr(Tensor&& t) : Tensor(std::move(t)) {}
+};
+struct Int : Tensor {
+  using Tensor::Tensor;
+  Int(Tensor&& t) : Tensor(std::move(t)) {}
+};
+struct Int64 : Tensor {
+  using Tensor::Tensor;
+  Int64(Tensor&& t) : Tensor(std::move(t)) {}
+};
+struct Float : Tensor {
+  using Tensor::Tensor;
+  Float(Tensor&& t) : Tensor(std::move(t)) {}
+};
+using Const = int;
+
+// Anything that may stand in an arithmetic expression: a Tensor or a C++
+// number (a "literal", typed by its value as SEMANTICS.md §1 says).
+class Operand {
+ public:
+  enum class Kind : uint8_t { Tensor, Int, Float, Bool };
+  Operand(const Tensor& t, TL_HERE);
+  template <std::integral I>
+  Operand(I v, TL_HERE) : kind_(std::same_as<I, bool> ? Kind::Bool : Kind::Int), int_(v), loc_(loc) {}
+  template <std::floating_point F>
+  Operand(F v, TL_HERE) : kind_(Kind::Float), float_(static_cast<double>(v)), loc_(loc) {}
+
+  Kind kind() const { return kind_; }
+  bool is_tensor() const { return kind_ == Kind::Tensor; }
+  int reg() const { return reg_; }
+  __int128 int_value() const { return int_; }
+  double float_value() const { return float_; }
+  const std::source_location& loc() const { return loc_; }
+
+ private:
+  Kind kind_;
+  int reg_ = -1;
+  __int128 int_ = 0;
+  double float_ = 0;
+  std::source_location loc_;
+};
+
+// ---- Program and tile creation -------------------------------------------
+Tensor program_id(int axis, TL_HERE);
+Tensor num_programs(int axis, TL_HERE);
+Tensor arange(int64_t start, int64_t end, TL_HERE);
+Tensor full(Shape shape, const Operand& value, DType dtype, TL_HERE);
+Tensor zeros(Shape shape, DType dtype = DType::f32, TL_HERE);
+Tensor zeros_like(const Tensor& x, TL_HERE);
+Tensor scalar(const Operand& value, TL_HERE);  // a literal as a 0-d tensor
+
+// ---- Memory -----------------------------------------------------------------
+Tensor load(const Tensor& ptr, TL_HERE);
+Tensor load(const Tensor& ptr, const Operand& mask, TL_HERE);
+Tensor load(const Tensor& ptr, const Operand& mask, const Operand& other, TL_HERE);
+void store(const Tensor& ptr, const Operand& value, TL_HERE);
+void store(const Tensor& ptr, const Operand& value, const Operand& mask, TL_HERE);
+Tensor atomic_add(const Tensor& ptr, const Operand& value, TL_HERE);
+Tensor atomic_add(const Tensor& ptr, const Operand& value, const Operand& mask, TL_HERE);
+
+// ---- Elementwise ------------------------------------------------------------
+Tensor operator+(const Operand& a, const Operand& b);
+Tensor operator-(const Operand& a, const Operand& b);
+Tensor operator*(const Operand& a, const Operand& b);
+Tensor operator/(const Operand& a, const Operand& b);  // ints: truncating; else true division
+Tensor operator%(const Operand& a, const Operand& b);
+Tensor operator&(const Operand& a, const Operand& b);
+Tensor operator|(const Operand& a, const Operand& b);
+Tensor operator^(const Operand& a, const Operand& b);
+Tensor operator<<(const Operand& a, const Operand& b);
+Tensor operator>>(const Operand& a, const Operand& b);
+Tensor operator==(const Operand& a, const Operand& b);
+Tensor operator!=(const Operand& a, const Operand& b);
+Tensor operator<(const Operand& a, const Operand& b);
+Tensor operator<=(const Operand& a, const Operand& b);
+Tensor operator>(const Operand& a, const Operand& b);
+Tensor operator>=(const Operand& a, const Operand& b);
+Tensor operator-(const Tensor& a);
+Tensor operator~(const Tensor& a);
+Tensor truediv(const Operand& a, const Operand& b, TL_HERE);
+Tensor where(const Operand& cond, const Operand& a, const Operand& b, TL_HERE);
+Tensor maximum(const Operand& a, const Operand& b, TL_HERE);
+Tensor minimum(const Operand& a, const Operand& b, TL_HERE);
+Tensor fma(const Operand& a, const Operand& b, const Operand& c, TL_HERE);
+Tensor exp(const Tensor& x, TL_HERE);
+Tensor exp2(const Tensor& x, TL_HERE);
+Tensor log(const Tensor& x, TL_HERE);
+Tensor log2(const Tensor& x, TL_HERE);
+Tensor sqrt(const Tensor& x, TL_HERE);
+Tensor rsqrt(const Tensor& x, TL_HERE);
+Tensor sin(const Tensor& x, TL_HERE);
+Tensor cos(const Tensor& x, TL_HERE);
+Tensor sigmoid(const Tensor& x, TL_HERE);
+Tensor tanh(const Tensor& x, TL_HERE);
+Tensor abs(const Tensor& x, TL_HERE);
+Tensor floor(const Tensor& x, TL_HERE);
+Tensor ceil(const Tensor& x, TL_HERE);
+Tensor cdiv(const Operand& x, const Operand& d, TL_HERE);
+constexpr int64_t cdiv(int64_t x, int64_t d) { return (x + d - 1) / d; }
+inline Tensor cast(const Tensor& x, DType d, TL_HERE) { return x.to(d, false, loc); }
+
+// ---- Shapes -----------------------------------------------------------------
+Tensor expand_dims(const Tensor& x, int axis, TL_HERE);
+Tensor expand_dims(const Tensor& x, std::vector<int> axes, TL_HERE);
+Tensor broadcast_to(const Tensor& x, Shape shape, TL_HERE);
+Tensor reshape(const Tensor& x, Shape shape, TL_HERE);
+Tensor trans(const Tensor& x, TL_HERE);
+Tensor permute(const Tensor& x, std::vector<int> dims, TL_HERE);
+
+// ---- Reductions (no axis: reduce everything to a 0-d tensor) ----------------
+using Axis = std::optional<int>;
+Tensor sum(const Tensor& x, Axis axis = {}, bool keep_dims = false, TL_HERE);
+Tensor sum(const Tensor& x, Axis axis, bool keep_dims, DType dtype, TL_HERE);
+Tensor max(const Tensor& x, Axis axis = {}, bool keep_dims = false, TL_HERE);
+Tensor min(const Tensor& x, Axis axis = {}, bool keep_dims = false, TL_HERE);
+Tensor argmax(const Tensor& x, int axis, bool keep_dims = false, TL_HERE);
+Tensor argmin(const Tensor& x, int axis, bool keep_dims = false, TL_HERE);
+
+// ---- dot: a [(B,) M, K] x b [(B,) K, N] (+ acc) -----------------------------
+Tensor dot(const Tensor& a, const Tensor& b, Precision p = Precision::tf32, TL_HERE);
+Tensor dot(const Tensor& a, const Tensor& b, const Tensor& acc, Precision p = Precision::tf32, TL_HERE);
+Tensor dot(const Tensor& a, const Tensor& b, const Tensor& acc, Precision p, DType out_dtype, TL_HERE);
+
+// ---- Control flow -----------------------------------------------------------
+// for (auto i : tl::range(lo, hi, step)) { ... } builds one IR loop: the body
+// runs once while building, whatever the trip count. No break/continue.
+class Range {
+ public:
+  Range(const Operand& lo, const Operand& hi, const Operand& step, const std::source_location& loc);
+  class Iter {
+   public:
+    explicit Iter(Range* r) : r_(r) {}
+    Tensor operator*() const;
+    Iter& operator++();
+    bool operator!=(const Iter&) const { return r_ != nullptr; }
+   private:
+    Range* r_;
+  };
+  Iter begin();
+  Iter end() { return Iter(nullptr); }
+
+ private:
+  friend class Iter;
+  int lo_, hi_, step_, iv_ = -1;
+  SrcLoc loc_;
+};
+Range range(const Operand& hi, TL_HERE);
+Range range(const Operand& lo, const Operand& hi, TL_HERE);
+Range range(const Operand& lo, const Operand& hi, const Operand& step, TL_HERE);
+
+// if on a runtime 0-d i1: both branches are built, one runs.
+void if_(const Tensor& cond, const std::function<void()>& then_body, TL_HERE);
+void if_(const Tensor& cond, const std::function<void()>& then_body,
+         const std::function<void()>& else_body, TL_HERE);
+
+// ---- Debugging -------------------------------------------------------------
+void static_assert_(bool cond, const char* message = "static_assert failed", TL_HERE);
+void print(const char* prefix, const Tensor& x, TL_HERE);
+void print(const char* prefix, const Tensor& x, const Tensor& y, TL_HERE);
+inline void device_print(const char* prefix, const Tensor& x, TL_HERE) { print(prefix, x, loc); }
+// A runtime check (tl.device_assert): lanes where cond is false are reported.
+void device_assert(const Tensor& cond, const char* message = "device_assert failed", TL_HERE);
+
+}  // namespace tl
+
+#undef TL_HERE

@@ -1,0 +1,88 @@
+// The Trace: everything a launch did, per program and in order. It is the
+// only thing the viewer needs, and is saved as versioned JSON
+// (docs in docs/trace-format.md).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dtype.h"
+#include "ir.h"
+#include "source_loc.h"
+
+namespace tl {
+
+inline constexpr int kTraceVersion = 1;
+
+// The state of one lane of a load, store or atomic.
+enum class LaneState : uint8_t {
+  Active = 0,             // in bounds, mask true (or no mask): memory touched
+  Masked = 1,             // mask false, address in bounds: nothing touched
+  OutOfBounds = 2,        // mask true, address outside the buffer: a bug
+  MaskedOutOfBounds = 3,  // mask false, address outside: what masks are for
+};
+const char* lane_state_name(LaneState s);
+
+enum class EventKind : uint8_t { Load, Store, Atomic, Dot, Reduce, Print };
+const char* event_kind_name(EventKind k);
+
+struct Event {
+  EventKind kind = EventKind::Load;
+  int loc = -1;           // index into Trace::locations
+  int buffer = -1;        // index into Trace::buffers (memory events)
+  ir::Shape shape;        // the tile's shape (memory: the pointer tile; reduce: the input)
+  std::vector<int64_t> offsets;   // per lane, element offset into the buffer
+  std::vector<LaneState> lanes;   // per lane
+  std::vector<double> values;     // stores/atomics: the values written (when recorded)
+  bool has_other = false;         // load: masked lanes got `other` (else 0)
+  int axis = -1;                  // reduce: the axis
+  std::string op;                 // reduce: sum/max/...; dot: precision
+  ir::Shape a_shape, b_shape;     // dot: operand shapes (shape is the result's)
+  std::string text;               // print: the formatted line(s)
+};
+
+struct ProgramTrace {
+  std::array<int64_t, 3> pid{0, 0, 0};
+  std::vector<Event> events;
+};
+
+struct TraceBuffer {
+  std::string name;
+  DType dtype = DType::f32;
+  std::vector<int64_t> shape, strides;
+  int64_t extent = 0;
+  int param_index = -1;
+};
+
+struct TraceScalar {
+  std::string name;
+  double value = 0;
+  bool constant = false;  // a compile-time constant rather than a runtime scalar
+};
+
+struct Trace {
+  int version = kTraceVersion;
+  std::string kernel;
+  std::string source_file;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::vector<TraceBuffer> buffers;
+  std::vector<TraceScalar> scalars;
+  std::vector<SrcLoc> locations;
+  std::vector<ProgramTrace> programs;  // in program-id order (pid0, pid1, pid2 lexicographic)
+  bool truncated = false;              // the byte budget stopped recording
+  int64_t budget_bytes = 0;
+  int64_t recorded_bytes = 0;
+
+  // Approximate memory one event takes (what the budget counts).
+  static int64_t event_bytes(const Event& e);
+};
+
+// JSON form. to_json writes a complete document; from_json validates it and
+// throws std::runtime_error with a clear message on anything malformed.
+std::string trace_to_json(const Trace& t, int indent = -1);
+Trace trace_from_json(const std::string& text);
+void save_trace(const Trace& t, const std::string& path);
+Trace load_trace(const std::string& path);
+
+}  // namespace tl
