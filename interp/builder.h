@@ -25,7 +25,9 @@ class Builder {
   static Builder* current_or_null();
 
   ir::Kernel& kernel() { return k_; }
-  const ir::Type& type(int reg) const { return k_.regs.at(reg).type; }
+  // By value: emitting instructions grows the register table, which would
+  // leave a reference dangling.
+  ir::Type type(int reg) const { return k_.regs.at(reg).type; }
   int depth() const { return static_cast<int>(blocks_.size()) - 1; }
 
   int new_reg(ir::Type t);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "half.h"
 #include "ir.h"
@@ -100,10 +101,13 @@ void cast(DType from, DType to, const void* a, void* out, int64_t n);
 void where(DType d, const uint8_t* c, const void* a, const void* b, void* out, int64_t n, size_t elem);
 void fma(DType d, const void* a, const void* b, const void* c, void* out, int64_t n);
 void constant(DType d, int64_t ival, double fval, void* out);
-void broadcast(const ir::Shape& in, const ir::Shape& out, size_t elem, const void* a, void* o);
-void permute(const ir::Shape& in, const std::vector<int>& dims, size_t elem, const void* a, void* o);
-void reduce(ir::ReduceKind kind, DType d, const ir::Shape& in, int axis, bool propagate_nan, const void* a,
-            void* out);
+// Writes the result row-major while reading the input at
+// sum(index[i] * strides[i]) (broadcast: stride 0 stretches; permute).
+void strided_copy(int rank, const int64_t* dims, const int64_t* strides, size_t elem, const void* a, void* o);
+// Reduces the middle axis of an [outer, len, inner] tile; `scratch` is
+// reused between calls.
+void reduce(ir::ReduceKind kind, DType d, int64_t outer, int64_t len, int64_t inner, bool propagate_nan,
+            const void* a, void* out, std::vector<std::byte>& scratch);
 void dot(DType in, DType out, ir::Precision p, const ir::Shape& a_shape, const ir::Shape& b_shape, const void* a,
          const void* b, const void* acc, void* o);
 // tf32: clear the 13 low mantissa bits of an f32 (SEMANTICS §8).

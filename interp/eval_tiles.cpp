@@ -7,95 +7,65 @@
 namespace tl::eval {
 
 namespace {
-std::vector<int64_t> row_major_strides(const ir::Shape& s) {
-  std::vector<int64_t> st(s.size(), 1);
-  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
-  return st;
-}
-}  // namespace
 
-void broadcast(const ir::Shape& in, const ir::Shape& out, size_t elem, const void* a, void* o) {
-  auto* src = static_cast<const std::byte*>(a);
-  auto* dst = static_cast<std::byte*>(o);
-  int64_t n_out = ir::numel(out), n_in = ir::numel(in);
-  if (n_in == 1) {  // splat
-    if (elem == 4) {
-      uint32_t v;
-      std::memcpy(&v, src, 4);
-      auto* d4 = reinterpret_cast<uint32_t*>(dst);
-      for (int64_t i = 0; i < n_out; ++i) d4[i] = v;
+template <size_t E>
+struct Lane {
+  std::byte b[E];
+};
+
+// One loop nest per element size keeps the copies tight.
+template <class T>
+void walk(int rank, const int64_t* dims, const int64_t* strides, const T* src, T* dst) {
+  if (rank == 1) {
+    int64_t n = dims[0], s = strides[0];
+    if (s == 0) {
+      T v = src[0];
+      for (int64_t i = 0; i < n; ++i) dst[i] = v;
+    } else if (s == 1) {
+      std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(T));
     } else {
-      for (int64_t i = 0; i < n_out; ++i) std::memcpy(dst + i * elem, src, elem);
+      for (int64_t i = 0; i < n; ++i) dst[i] = src[i * s];
     }
     return;
   }
-  // Input strides aligned to the output's axes, 0 where the input stretches.
-  size_t r = out.size(), pad = r - in.size();
-  std::vector<int64_t> in_st = row_major_strides(in), st(r, 0);
-  for (size_t i = 0; i < in.size(); ++i) st[pad + i] = in[i] == 1 ? 0 : in_st[i];
-  // The innermost axis is copied as a run when it is not stretched.
-  int64_t inner = out[r - 1];
-  bool inner_contig = st[r - 1] == 1;
-  std::vector<int64_t> idx(r, 0);
-  int64_t outer = n_out / inner;
-  for (int64_t o_i = 0; o_i < outer; ++o_i) {
-    int64_t base = 0;
-    for (size_t k = 0; k + 1 < r; ++k) base += idx[k] * st[k];
-    std::byte* d = dst + o_i * inner * elem;
-    if (inner_contig) {
-      std::memcpy(d, src + base * elem, static_cast<size_t>(inner) * elem);
-    } else {
-      for (int64_t j = 0; j < inner; ++j) std::memcpy(d + j * elem, src + base * elem, elem);
-    }
-    for (int k = static_cast<int>(r) - 2; k >= 0; --k) {
-      if (++idx[k] < out[k]) break;
-      idx[k] = 0;
-    }
-  }
+  int64_t step = 1;
+  for (int i = 1; i < rank; ++i) step *= dims[i];
+  for (int64_t i = 0; i < dims[0]; ++i) walk(rank - 1, dims + 1, strides + 1, src + i * strides[0], dst + i * step);
 }
 
-void permute(const ir::Shape& in, const std::vector<int>& dims, size_t elem, const void* a, void* o) {
-  auto* src = static_cast<const std::byte*>(a);
-  auto* dst = static_cast<std::byte*>(o);
-  size_t r = in.size();
-  std::vector<int64_t> in_st = row_major_strides(in), out_shape(r), st(r);
-  for (size_t i = 0; i < r; ++i) {
-    out_shape[i] = in[dims[i]];
-    st[i] = in_st[dims[i]];
-  }
-  int64_t n = ir::numel(in);
-  std::vector<int64_t> idx(r, 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t off = 0;
-    for (size_t k = 0; k < r; ++k) off += idx[k] * st[k];
-    std::memcpy(dst + i * elem, src + off * elem, elem);
-    for (int k = static_cast<int>(r) - 1; k >= 0; --k) {
-      if (++idx[k] < out_shape[k]) break;
-      idx[k] = 0;
-    }
+}  // namespace
+
+void strided_copy(int rank, const int64_t* dims, const int64_t* strides, size_t elem, const void* a, void* o) {
+  switch (elem) {
+    case 1: walk(rank, dims, strides, static_cast<const uint8_t*>(a), static_cast<uint8_t*>(o)); return;
+    case 2: walk(rank, dims, strides, static_cast<const uint16_t*>(a), static_cast<uint16_t*>(o)); return;
+    case 4: walk(rank, dims, strides, static_cast<const uint32_t*>(a), static_cast<uint32_t*>(o)); return;
+    case 8: walk(rank, dims, strides, static_cast<const uint64_t*>(a), static_cast<uint64_t*>(o)); return;
+    case 16: walk(rank, dims, strides, static_cast<const Lane<16>*>(a), static_cast<Lane<16>*>(o)); return;
+    default: break;
   }
 }
 
 namespace {
 
 template <DType D>
-void reduce_t(ir::ReduceKind kind, const ir::Shape& in, int axis, bool propagate_nan, const void* av, void* ov) {
+void reduce_t(ir::ReduceKind kind, int64_t outer, int64_t n, int64_t inner, bool propagate_nan, const void* av,
+              void* ov, std::vector<std::byte>& scratch) {
   using S = typename StorageOf<D>::type;
   using C = Compute<D>;
   const S* a = static_cast<const S*>(av);
-  int64_t outer = 1, n = in[axis], inner = 1;
-  for (int i = 0; i < axis; ++i) outer *= in[i];
-  for (size_t i = axis + 1; i < in.size(); ++i) inner *= in[i];
   bool arg = kind == ir::ReduceKind::ArgMax || kind == ir::ReduceKind::ArgMin;
   bool is_max = kind == ir::ReduceKind::Max || kind == ir::ReduceKind::ArgMax;
   // One running value per output element; the axis is walked in order, so
   // every output sees x[0] + x[1] + ... exactly (a fixed summation order).
-  std::vector<C> acc(static_cast<size_t>(inner));
-  std::vector<int32_t> where(arg ? static_cast<size_t>(inner) : 0);
+  size_t need = static_cast<size_t>(inner) * (sizeof(C) + sizeof(int32_t));
+  if (scratch.size() < need) scratch.resize(need);
+  C* acc = reinterpret_cast<C*>(scratch.data());
+  int32_t* where = reinterpret_cast<int32_t*>(scratch.data() + static_cast<size_t>(inner) * sizeof(C));
   for (int64_t o = 0; o < outer; ++o) {
     const S* base = a + o * n * inner;
     for (int64_t j = 0; j < inner; ++j) acc[j] = load_c<D>(base[j]);
-    if (arg) std::fill(where.begin(), where.end(), 0);
+    if (arg) std::fill(where, where + inner, 0);
     for (int64_t k = 1; k < n; ++k) {
       const S* row = base + k * inner;
       if (kind == ir::ReduceKind::Sum) {
@@ -128,7 +98,7 @@ void reduce_t(ir::ReduceKind kind, const ir::Shape& in, int axis, bool propagate
       }
     }
     if (arg) {
-      std::memcpy(static_cast<int32_t*>(ov) + o * inner, where.data(), static_cast<size_t>(inner) * 4);
+      std::memcpy(static_cast<int32_t*>(ov) + o * inner, where, static_cast<size_t>(inner) * 4);
     } else {
       S* out = static_cast<S*>(ov) + o * inner;
       for (int64_t j = 0; j < inner; ++j) out[j] = store_c<D>(acc[j]);
@@ -138,9 +108,9 @@ void reduce_t(ir::ReduceKind kind, const ir::Shape& in, int axis, bool propagate
 
 }  // namespace
 
-void reduce(ir::ReduceKind kind, DType d, const ir::Shape& in, int axis, bool propagate_nan, const void* a,
-            void* out) {
-  dispatch(d, [&]<DType D>() { reduce_t<D>(kind, in, axis, propagate_nan, a, out); });
+void reduce(ir::ReduceKind kind, DType d, int64_t outer, int64_t len, int64_t inner, bool propagate_nan,
+            const void* a, void* out, std::vector<std::byte>& scratch) {
+  dispatch(d, [&]<DType D>() { reduce_t<D>(kind, outer, len, inner, propagate_nan, a, out, scratch); });
 }
 
 float tf32_truncate(float x) {

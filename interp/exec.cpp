@@ -13,19 +13,6 @@ LaunchState::LaunchState(const ir::Kernel& kernel, Grid g) : k(kernel), grid(g) 
 
 namespace {
 
-void collect_locations(const ir::Block& b, LaunchState& L) {
-  for (const ir::Instr& in : b.instrs) {
-    if (in.loc.known()) {
-      auto it = std::find(L.locations.begin(), L.locations.end(), in.loc);
-      int idx = static_cast<int>(it - L.locations.begin());
-      if (it == L.locations.end()) L.locations.push_back(in.loc);
-      L.loc_index[&in] = idx;
-    }
-    if (in.body) collect_locations(*in.body, L);
-    if (in.else_body) collect_locations(*in.else_body, L);
-  }
-}
-
 // Which pointer parameters each pointer register may point into.
 bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint64_t& written) {
   bool changed = false;
@@ -57,7 +44,7 @@ bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint6
 }  // namespace
 
 void LaunchState::prepare() {
-  collect_locations(k.body, *this);
+  plan = make_plan(k, locations);
   std::vector<uint64_t> from(k.regs.size(), 0);
   uint64_t written = 0;
   // Loop-carried pointer registers need a second pass; a third confirms.
@@ -75,16 +62,18 @@ std::vector<Buffer*> LaunchState::written_buffers() const {
   return out;
 }
 
-void LaunchState::enable_conflict_detection() {
-  writer.clear();
-  reader.clear();
-  writer.resize(bufs.size());
-  reader.resize(bufs.size());
-  for (size_t i = 0; i < bufs.size(); ++i) {
-    if (!bufs[i] || !param_written[i]) continue;
-    size_t n = static_cast<size_t>(bufs[i]->extent());
-    writer[i].reset(new std::atomic<uint32_t>[n]());
-    reader[i].reset(new std::atomic<uint32_t>[n]());
+void LaunchState::enable_conflict_detection(int workers) {
+  shadows.clear();
+  shadows.resize(static_cast<size_t>(workers));
+  for (Shadow& sh : shadows) {
+    sh.wrote.resize(bufs.size());
+    sh.read.resize(bufs.size());
+    for (size_t i = 0; i < bufs.size(); ++i) {
+      if (!bufs[i] || !param_written[i]) continue;
+      size_t n = static_cast<size_t>(bufs[i]->extent());
+      sh.wrote[i].reset(new uint32_t[n]());
+      sh.read[i].reset(new uint32_t[n]());
+    }
   }
   // Two parameters bound to one buffer alias: conflicts between them are
   // not tracked element-wise, so such launches run in program order.
@@ -94,10 +83,27 @@ void LaunchState::enable_conflict_detection() {
   detect_conflicts = true;
 }
 
+bool LaunchState::cross_worker_conflict() const {
+  if (shadows.size() < 2) return false;
+  for (size_t p = 0; p < bufs.size(); ++p) {
+    if (!bufs[p] || !param_written[p]) continue;
+    int64_t n = bufs[p]->extent();
+    for (int64_t e = 0; e < n; ++e) {
+      int writers = 0, readers = 0;
+      for (const Shadow& sh : shadows) {
+        writers += sh.wrote[p][e] != 0;
+        readers += sh.read[p][e] != 0 && sh.wrote[p][e] == 0;
+      }
+      // Two workers wrote it, or one wrote and another read it.
+      if (writers > 1 || (writers == 1 && readers > 0)) return true;
+    }
+  }
+  return false;
+}
+
 void LaunchState::disable_conflict_detection() {
   detect_conflicts = false;
-  writer.clear();
-  reader.clear();
+  shadows.clear();
 }
 
 void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
@@ -130,7 +136,7 @@ void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
 
 // ---- Exec ------------------------------------------------------------------
 
-Exec::Exec(LaunchState& L) : L_(L), regs_(L.k.regs.size()) {}
+Exec::Exec(LaunchState& L, int worker) : L_(L), worker_(worker), regs_(L.k.regs.size()) {}
 
 std::byte* Exec::reg(int r) {
   auto& p = regs_[r];
@@ -165,7 +171,7 @@ std::unique_ptr<ProgramLog> Exec::run_program(int64_t linear, bool traced) {
   traced_ = traced;
   log_.reset();
   if (traced) log().traced = true;
-  block(L_.k.body);
+  run(0, static_cast<int>(L_.plan.steps.size()));
   if (log_ && log_->empty()) log_.reset();
   return std::move(log_);
 }
@@ -177,45 +183,71 @@ void Exec::issue(const ir::Instr& in, const std::string& message) {
   lg.issues.push_back(RuntimeIssue{pid_, message, in.loc});
 }
 
-void Exec::block(const ir::Block& b) {
-  for (const ir::Instr& in : b.instrs) instr(in);
+void Exec::trace_event(Event e) {
+  ProgramLog& lg = log();
+  lg.trace_bytes += Trace::event_bytes(e);
+  lg.events.push_back(std::move(e));
 }
 
-void Exec::instr(const ir::Instr& in) {
-  using ir::Op;
-  const int64_t n = in.dst >= 0 ? ir::numel(type(in.dst).shape) : 0;
-  switch (in.op) {
-    case Op::PtrParam: *as<eval::PtrVal>(in.dst) = eval::PtrVal{in.param_index, 0}; return;
-    case Op::ScalarParam: {
-      DType d = type(in.dst).dtype;
-      if (is_float(d)) eval::from_double_into(d, reg(in.dst), 0, L_.floats[in.param_index]);
-      else eval::constant(d, L_.ints[in.param_index], 0, reg(in.dst));
-      return;
+void Exec::run(int begin, int end) {
+  const Step* steps = L_.plan.steps.data();
+  for (int i = begin; i < end;) {
+    const Step& s = steps[i];
+    if (s.op == ir::Op::For) {
+      int64_t lo = scalar_int(s.a[0]), hi = scalar_int(s.a[1]), st = scalar_int(s.a[2]);
+      if (st == 0) {
+        issue(*s.in, "loop step is 0; the loop was skipped");
+      } else {
+        for (int64_t v = lo; st > 0 ? v < hi : v > hi; v += st) {
+          eval::constant(s.out_dtype, v, 0, reg(s.dst));
+          run(i + 1, s.end);
+        }
+      }
+      i = s.else_end;
+    } else if (s.op == ir::Op::If) {
+      if (*as<uint8_t>(s.a[0])) run(i + 1, s.end);
+      else run(s.end, s.else_end);
+      i = s.else_end;
+    } else {
+      step(s);
+      ++i;
     }
-    case Op::Const: eval::constant(type(in.dst).dtype, in.ival, in.fval, reg(in.dst)); return;
+  }
+}
+
+void Exec::step(const Step& s) {
+  using ir::Op;
+  const ir::Instr& in = *s.in;
+  const int64_t n = s.n;
+  switch (s.op) {
+    case Op::PtrParam: *as<eval::PtrVal>(s.dst) = eval::PtrVal{in.param_index, 0}; return;
+    case Op::ScalarParam:
+      if (is_float(s.out_dtype)) eval::from_double_into(s.out_dtype, reg(s.dst), 0, L_.floats[in.param_index]);
+      else eval::constant(s.out_dtype, L_.ints[in.param_index], 0, reg(s.dst));
+      return;
+    case Op::Const: eval::constant(s.out_dtype, in.ival, in.fval, reg(s.dst)); return;
     case Op::Arange: {
-      int32_t* o = as<int32_t>(in.dst);
+      int32_t* o = as<int32_t>(s.dst);
       for (int64_t i = 0; i < n; ++i) o[i] = static_cast<int32_t>(in.ival + i);
       return;
     }
-    case Op::ProgramId: *as<int32_t>(in.dst) = static_cast<int32_t>(pid_[in.axis]); return;
+    case Op::ProgramId: *as<int32_t>(s.dst) = static_cast<int32_t>(pid_[in.axis]); return;
     case Op::NumPrograms: {
       int64_t g[3] = {L_.grid.x, L_.grid.y, L_.grid.z};
-      *as<int32_t>(in.dst) = static_cast<int32_t>(g[in.axis]);
+      *as<int32_t>(s.dst) = static_cast<int32_t>(g[in.axis]);
       return;
     }
     case Op::Copy:
     case Op::Reshape:
-      if (in.dst != in.args[0])
-        std::memcpy(reg(in.dst), reg(in.args[0]), static_cast<size_t>(n) * eval::elem_bytes(type(in.dst)));
+      if (s.dst != s.a[0]) std::memcpy(reg(s.dst), reg(s.a[0]), static_cast<size_t>(n) * s.elem);
       return;
-    case Op::Cast: eval::cast(type(in.args[0]).dtype, type(in.dst).dtype, reg(in.args[0]), reg(in.dst), n); return;
-    case Op::Bitcast: std::memcpy(reg(in.dst), reg(in.args[0]), static_cast<size_t>(n) * byte_size(type(in.dst).dtype)); return;
+    case Op::Cast: eval::cast(s.dtype, s.out_dtype, reg(s.a[0]), reg(s.dst), n); return;
+    case Op::Bitcast: std::memcpy(reg(s.dst), reg(s.a[0]), static_cast<size_t>(n) * s.elem); return;
     case Op::PtrAdd: {
-      const eval::PtrVal* p = as<eval::PtrVal>(in.args[0]);
-      eval::PtrVal* o = as<eval::PtrVal>(in.dst);
-      DType od = type(in.args[1]).dtype;
-      const std::byte* off = reg(in.args[1]);
+      const eval::PtrVal* p = as<eval::PtrVal>(s.a[0]);
+      eval::PtrVal* o = as<eval::PtrVal>(s.dst);
+      DType od = type(s.a[1]).dtype;
+      const std::byte* off = reg(s.a[1]);
       if (od == DType::i32) {
         const int32_t* o32 = reinterpret_cast<const int32_t*>(off);
         for (int64_t i = 0; i < n; ++i) o[i] = eval::PtrVal{p[i].buf, p[i].off + o32[i]};
@@ -223,65 +255,55 @@ void Exec::instr(const ir::Instr& in) {
         eval::dispatch(od, [&]<DType D>() {
           using S = typename eval::StorageOf<D>::type;
           if constexpr (is_int(D)) {
-            const S* s = reinterpret_cast<const S*>(off);
+            const S* v = reinterpret_cast<const S*>(off);
             // Signed offsets sign-extend, unsigned ones zero-extend (u64
             // beyond 2^63 wraps, as a 64-bit address would).
             for (int64_t i = 0; i < n; ++i)
-              o[i] = eval::PtrVal{p[i].buf, static_cast<int64_t>(static_cast<uint64_t>(p[i].off) + static_cast<uint64_t>(s[i]))};
+              o[i] = eval::PtrVal{p[i].buf, static_cast<int64_t>(static_cast<uint64_t>(p[i].off) + static_cast<uint64_t>(v[i]))};
           }
         });
       }
       return;
     }
     case Op::Where:
-      eval::where(type(in.dst).dtype, as<uint8_t>(in.args[0]), reg(in.args[1]), reg(in.args[2]), reg(in.dst), n,
-                  eval::elem_bytes(type(in.dst)));
+      eval::where(s.out_dtype, as<uint8_t>(s.a[0]), reg(s.a[1]), reg(s.a[2]), reg(s.dst), n, s.elem);
       return;
-    case Op::Fma: eval::fma(type(in.dst).dtype, reg(in.args[0]), reg(in.args[1]), reg(in.args[2]), reg(in.dst), n); return;
+    case Op::Fma: eval::fma(s.out_dtype, reg(s.a[0]), reg(s.a[1]), reg(s.a[2]), reg(s.dst), n); return;
     case Op::Broadcast:
-      eval::broadcast(type(in.args[0]).shape, type(in.dst).shape, eval::elem_bytes(type(in.dst)), reg(in.args[0]),
-                      reg(in.dst));
-      return;
-    case Op::Permute:
-      eval::permute(type(in.args[0]).shape, in.dims, eval::elem_bytes(type(in.dst)), reg(in.args[0]), reg(in.dst));
-      return;
+    case Op::Permute: eval::strided_copy(s.rank, s.dims, s.strides, s.elem, reg(s.a[0]), reg(s.dst)); return;
     case Op::Reduce:
-      eval::reduce(in.reduce, type(in.args[0]).dtype, type(in.args[0]).shape, in.axis, in.propagate_nan,
-                   reg(in.args[0]), reg(in.dst));
+      eval::reduce(in.reduce, s.dtype, s.outer, s.len, s.inner, in.propagate_nan, reg(s.a[0]), reg(s.dst), scratch_);
       if (traced_) {
         Event e;
         e.kind = EventKind::Reduce;
-        e.loc = L_.loc_index.count(&in) ? L_.loc_index.at(&in) : -1;
-        e.shape = type(in.args[0]).shape;
+        e.loc = s.loc;
+        e.shape = type(s.a[0]).shape;
         e.axis = in.axis;
         e.op = ir::reduce_name(in.reduce);
-        log().trace_bytes += Trace::event_bytes(e);
-        log().events.push_back(std::move(e));
+        trace_event(std::move(e));
       }
       return;
     case Op::Dot:
-      eval::dot(type(in.args[0]).dtype, type(in.dst).dtype, in.precision, type(in.args[0]).shape,
-                type(in.args[1]).shape, reg(in.args[0]), reg(in.args[1]), in.has_acc ? reg(in.args[2]) : nullptr,
-                reg(in.dst));
+      eval::dot(s.dtype, s.out_dtype, in.precision, type(s.a[0]).shape, type(s.a[1]).shape, reg(s.a[0]),
+                reg(s.a[1]), in.has_acc ? reg(s.a[2]) : nullptr, reg(s.dst));
       if (traced_) {
         Event e;
         e.kind = EventKind::Dot;
-        e.loc = L_.loc_index.count(&in) ? L_.loc_index.at(&in) : -1;
-        e.shape = type(in.dst).shape;
-        e.a_shape = type(in.args[0]).shape;
-        e.b_shape = type(in.args[1]).shape;
+        e.loc = s.loc;
+        e.shape = type(s.dst).shape;
+        e.a_shape = type(s.a[0]).shape;
+        e.b_shape = type(s.a[1]).shape;
         e.op = ir::precision_name(in.precision);
-        log().trace_bytes += Trace::event_bytes(e);
-        log().events.push_back(std::move(e));
+        trace_event(std::move(e));
       }
       return;
     case Op::Load:
     case Op::Store:
-    case Op::AtomicAdd: memory(in); return;
-    case Op::Print: print(in); return;
+    case Op::AtomicAdd: memory(s); return;
+    case Op::Print: print(s); return;
     case Op::Assert: {
-      const uint8_t* c = as<uint8_t>(in.args[0]);
-      int64_t m = ir::numel(type(in.args[0]).shape);
+      const uint8_t* c = as<uint8_t>(s.a[0]);
+      int64_t m = ir::numel(type(s.a[0]).shape);
       for (int64_t i = 0; i < m; ++i)
         if (!c[i]) {
           issue(in, std::string("device_assert failed: ") + in.text);
@@ -289,41 +311,24 @@ void Exec::instr(const ir::Instr& in) {
         }
       return;
     }
-    case Op::For: {
-      int64_t lo = scalar_int(in.args[0]), hi = scalar_int(in.args[1]), step = scalar_int(in.args[2]);
-      if (step == 0) {
-        issue(in, "loop step is 0; the loop was skipped");
-        return;
-      }
-      DType d = type(in.dst).dtype;
-      for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
-        eval::constant(d, i, 0, reg(in.dst));
-        block(*in.body);
-      }
-      return;
-    }
-    case Op::If:
-      if (*as<uint8_t>(in.args[0])) block(*in.body);
-      else if (in.else_body) block(*in.else_body);
-      return;
     default: break;
   }
-  if (ir::is_unary(in.op)) {
-    eval::unary(in.op, type(in.args[0]).dtype, reg(in.args[0]), reg(in.dst), n);
+  if (ir::is_unary(s.op)) {
+    eval::unary(s.op, s.dtype, reg(s.a[0]), reg(s.dst), n);
     return;
   }
-  if (ir::is_binary(in.op)) {
+  if (ir::is_binary(s.op)) {
     eval::ArithFlags flags;
-    eval::binary(in.op, type(in.args[0]).dtype, reg(in.args[0]), reg(in.args[1]), reg(in.dst), n, in.propagate_nan,
-                 flags);
+    eval::binary(s.op, s.dtype, reg(s.a[0]), reg(s.a[1]), reg(s.dst), n, in.propagate_nan, flags);
     if (flags.div_by_zero) issue(in, "integer division or remainder by zero (the result is 0)");
     if (flags.wide_shift) issue(in, "shift count negative or not below the bit width (the result is clamped)");
     return;
   }
-  throw std::logic_error(std::string("interpreter: unhandled op ") + ir::op_name(in.op));
+  throw std::logic_error(std::string("interpreter: unhandled op ") + ir::op_name(s.op));
 }
 
-void Exec::print(const ir::Instr& in) {
+void Exec::print(const Step& s) {
+  const ir::Instr& in = *s.in;
   std::ostringstream out;
   const ir::Type& t0 = type(in.args[0]);
   int64_t n = ir::numel(t0.shape);
@@ -354,11 +359,10 @@ void Exec::print(const ir::Instr& in) {
   if (traced_) {
     Event e;
     e.kind = EventKind::Print;
-    e.loc = L_.loc_index.count(&in) ? L_.loc_index.at(&in) : -1;
+    e.loc = s.loc;
     e.shape = t0.shape;
     e.text = out.str();
-    lg.trace_bytes += Trace::event_bytes(e);
-    lg.events.push_back(std::move(e));
+    trace_event(std::move(e));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eval.h"
+#include "exec_plan.h"
 #include "interpreter.h"
 
 namespace tl {
@@ -40,20 +41,29 @@ struct LaunchState {
   TraceMode trace_mode = TraceMode::Off;
   std::set<int64_t> trace_set;
   bool record_values = true;
-  std::vector<SrcLoc> locations;                        // the trace's location table
-  std::unordered_map<const ir::Instr*, int> loc_index;  // instruction -> location
+  std::vector<SrcLoc> locations;  // the trace's location table
+  Plan plan;
   std::vector<bool> param_written;                      // stores/atomics may reach it
   std::vector<std::unique_ptr<ProgramLog>> logs;        // per program, by linear id
 
-  // Cross-program conflict detection for the parallel run: per element of
-  // each written buffer, the program that wrote it and the one that read it.
-  std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> writer, reader;
+  // Cross-program conflict detection for the parallel run. Each worker
+  // thread keeps, per element of each written buffer, the last program of
+  // its own that wrote it and that read it (plain memory, no atomics);
+  // conflicts within a thread are seen on the spot, those across threads
+  // by comparing the workers' records after the run.
+  struct Shadow {
+    std::vector<std::unique_ptr<uint32_t[]>> wrote, read;  // per parameter
+  };
+  std::vector<Shadow> shadows;  // per worker
   bool detect_conflicts = false;
   std::atomic<bool> conflict{false};
 
-  void prepare();  // locations, which buffers are written
+  void prepare();  // plan, locations, which buffers are written
   std::vector<Buffer*> written_buffers() const;
-  void enable_conflict_detection();
+  void enable_conflict_detection(int workers);
+  // After a parallel run: did programs on different workers touch one
+  // element with a write involved?
+  bool cross_worker_conflict() const;
   void disable_conflict_detection();
   bool wants_trace(int64_t linear) const {
     return trace_mode == TraceMode::Full || (trace_mode == TraceMode::Filtered && trace_set.count(linear));
@@ -69,15 +79,16 @@ struct LaunchState {
 
 class Exec {
  public:
-  explicit Exec(LaunchState& L);
+  Exec(LaunchState& L, int worker);
   std::unique_ptr<ProgramLog> run_program(int64_t linear, bool traced);
 
  private:
-  void block(const ir::Block& b);
-  void instr(const ir::Instr& in);
-  void memory(const ir::Instr& in);
-  void print(const ir::Instr& in);
+  void run(int begin, int end);
+  void step(const Step& s);
+  void memory(const Step& s);
+  void print(const Step& s);
   void issue(const ir::Instr& in, const std::string& message);
+  void trace_event(Event e);
 
   std::byte* reg(int r);
   template <class T>
@@ -87,7 +98,9 @@ class Exec {
   ProgramLog& log();
 
   LaunchState& L_;
+  int worker_;
   std::vector<std::unique_ptr<std::byte[]>> regs_;
+  std::vector<std::byte> scratch_;
   std::unique_ptr<ProgramLog> log_;
   std::array<int64_t, 3> pid_{0, 0, 0};
   uint32_t me_ = 0;  // linear program id + 1

@@ -18,12 +18,14 @@ std::vector<int64_t> lane_coords(const ir::Shape& s, int64_t lane) {
   return idx;
 }
 
+// Marks an element read by more than one program.
 constexpr uint32_t kManyReaders = 0xffffffffu;
 
 }  // namespace
 
-void Exec::memory(const ir::Instr& in) {
+void Exec::memory(const Step& s) {
   using ir::Op;
+  const ir::Instr& in = *s.in;
   const bool is_load = in.op == Op::Load;
   const ir::Type& pt = type(in.args[0]);
   const int64_t n = ir::numel(pt.shape);
@@ -48,7 +50,7 @@ void Exec::memory(const ir::Instr& in) {
     lg.events.emplace_back();
     ev = &lg.events.back();
     ev->kind = is_load ? EventKind::Load : in.op == Op::Store ? EventKind::Store : EventKind::Atomic;
-    ev->loc = L_.loc_index.count(&in) ? L_.loc_index.at(&in) : -1;
+    ev->loc = s.loc;
     ev->shape = pt.shape;
     ev->has_other = in.has_other;
     ev->offsets.resize(static_cast<size_t>(n));
@@ -94,23 +96,17 @@ void Exec::memory(const ir::Instr& in) {
       continue;
     }
     std::byte* addr = b->data() + pv.off * static_cast<int64_t>(es);
-    if (L_.detect_conflicts && L_.writer[pv.buf]) {
-      auto& w = L_.writer[pv.buf][pv.off];
-      auto& r = L_.reader[pv.buf][pv.off];
-      if (is_load) {
-        uint32_t wv = w.load();
-        if (wv && wv != me_) L_.conflict = true;
-        uint32_t rv = r.load();
-        if (rv == 0) {
-          if (!r.compare_exchange_strong(rv, me_) && rv != me_) r.store(kManyReaders);
-        } else if (rv != me_ && rv != kManyReaders) {
-          r.store(kManyReaders);
-        }
-      } else {
-        uint32_t prev = w.exchange(me_);
-        if (prev && prev != me_) L_.conflict = true;
-        uint32_t rv = r.load();
-        if (rv && rv != me_) L_.conflict = true;
+    if (L_.detect_conflicts && L_.param_written[pv.buf]) {
+      LaunchState::Shadow& sh = L_.shadows[worker_];
+      uint32_t& w = sh.wrote[pv.buf][pv.off];
+      uint32_t& r = sh.read[pv.buf][pv.off];
+      // Within this worker: another program's write, or (for a write)
+      // another program's read, of the same element is a conflict.
+      if (w && w != me_) L_.conflict = true;
+      if (is_load) r = (r && r != me_) ? kManyReaders : me_;
+      else {
+        if (r && r != me_) L_.conflict = true;
+        w = me_;
       }
     }
     if (is_load) {

@@ -181,7 +181,7 @@ Tensor Tensor::wrap(int reg) {
   return t;
 }
 
-const ir::Type& Tensor::type() const {
+ir::Type Tensor::type() const {
   if (reg_ < 0) throw BuildError(SrcLoc{}, "use of an undefined tl::Tensor (declared without a value)");
   return Builder::current(SrcLoc{}).type(reg_);
 }

@@ -97,8 +97,8 @@ int worker_count(const RunOptions& opt, int64_t programs) {
 
 }  // namespace
 
-RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, const RunOptions& opt) {
-  check_launch(def, grid, args, opt);
+std::shared_ptr<const ir::Kernel> build_ir(const KernelDef& def, const std::vector<Arg>& args) {
+  check_launch(def, Grid{}, args, RunOptions{});
   Specialization spec;
   spec.dtypes.assign(args.size(), DType::f32);
   spec.constants.assign(args.size(), 0);
@@ -106,8 +106,13 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     if (def.params()[i].kind == ir::ParamKind::Pointer) spec.dtypes[i] = args[i].buffer()->dtype();
     if (def.params()[i].kind == ir::ParamKind::Constant) spec.constants[i] = args[i].int_value();
   }
+  return def.specialize(spec);
+}
+
+RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, const RunOptions& opt) {
+  check_launch(def, grid, args, opt);
   RunResult result;
-  result.kernel = def.specialize(spec);
+  result.kernel = build_ir(def, args);
   const ir::Kernel& k = *result.kernel;
 
   LaunchState L(k, grid);
@@ -140,7 +145,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   if (!sequential) {
     written = L.written_buffers();
     for (Buffer* b : written) snapshot.push_back(*b);
-    L.enable_conflict_detection();
+    L.enable_conflict_detection(workers);
   }
 
   auto execute = [&](int nworkers) {
@@ -149,8 +154,8 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     std::mutex claim_mu;
     int64_t next = 0;
     std::atomic<int64_t> traced_bytes{0};
-    auto work = [&]() {
-      Exec ex(L);
+    auto work = [&](int worker) {
+      Exec ex(L, worker);
       for (;;) {
         int64_t linear;
         bool traced;
@@ -170,17 +175,17 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
       }
     };
     if (nworkers <= 1) {
-      work();
+      work(0);
     } else {
       std::vector<std::thread> pool;
-      for (int w = 1; w < nworkers; ++w) pool.emplace_back(work);
-      work();
+      for (int w = 1; w < nworkers; ++w) pool.emplace_back(work, w);
+      work(0);
       for (auto& t : pool) t.join();
     }
   };
 
   execute(sequential ? 1 : workers);
-  if (!sequential && L.conflict.load()) {
+  if (!sequential && (L.conflict.load() || L.cross_worker_conflict())) {
     // Two programs touched one element with a write involved: their order
     // would decide the result. Replay in program order for a
     // deterministic outcome.

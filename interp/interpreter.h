@@ -84,6 +84,11 @@ struct RunResult {
   static constexpr size_t kMaxOob = 64;
 };
 
+// The kernel's IR for these arguments (built once per specialization: the
+// pointers' dtypes and the constants' values), without running it.
+// Throws BuildError or LaunchError as run() does.
+std::shared_ptr<const ir::Kernel> build_ir(const KernelDef& k, const std::vector<Arg>& args);
+
 // Builds (or reuses) the kernel's IR for these arguments and runs every
 // program. Throws BuildError for kernel build errors and LaunchError for a
 // launch that does not fit the kernel (argument kinds, dtypes, grid).

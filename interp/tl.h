@@ -50,9 +50,9 @@ class Tensor {
   Tensor& operator=(const Operand& value);  // `acc = 0.0f` or `m = other_tile`
 
   bool defined() const { return reg_ >= 0; }
-  const ir::Type& type() const;
+  ir::Type type() const;
   DType dtype() const { return type().dtype; }
-  const Shape& shape() const { return type().shape; }
+  Shape shape() const { return type().shape; }
   int rank() const { return static_cast<int>(shape().size()); }
   int reg() const { return reg_; }
 

@@ -1,0 +1,142 @@
+// tilescope check: run the puzzles' kernels in the interpreter over every
+// size set and seed, and judge them by PUZZLES.md §4.
+#include <cstdio>
+
+#include "args.h"
+#include "commands.h"
+#include "harness.h"
+#include "puzzle_args.h"
+#include "report_json.h"
+#include "report_text.h"
+#include "trace.h"
+
+namespace cli {
+
+namespace {
+
+const std::vector<OptionSpec> kSpecs = {
+    {"all", false, "", "check all 12 puzzles"},
+    {"stub", false, "", "check the learner stubs instead of the reference solutions"},
+    {"seeds", true, "LIST", "seeds to run, comma-separated (default 0,1,2)"},
+    {"set", true, "NAME", "run only this size set (canonical, 2a, 8d, ...)"},
+    {"trace", true, "FILE", "write the trace of one run (see --trace-set, --trace-seed) as JSON"},
+    {"trace-set", true, "NAME", "the size set of the traced run (default canonical)"},
+    {"trace-seed", true, "N", "the seed of the traced run (default the first seed)"},
+    {"threads", true, "N", "interpreter threads (default: all cores)"},
+    {"verbose", false, "", "details of every failing run and one line per run"},
+    {"json", false, "", "print the reports as JSON"},
+    {"help", false, "", "show this help"},
+};
+
+void print_help() {
+  std::printf(
+      "usage: tilescope check N... | --all  [options]\n\n"
+      "Runs each puzzle's kernel in the CPU interpreter at its canonical and extra sizes with\n"
+      "seeded random inputs, every access bounds-checked, and compares with the reference.\n"
+      "Prints one line per size set; for a failure, the first mismatching elements with their\n"
+      "coordinates and owner program, and out-of-bounds accesses with program id, lane and\n"
+      "kernel line. Exit status 0 only if every run of every puzzle passes.\n\noptions:\n%s",
+      format_options(kSpecs).c_str());
+}
+
+// One line per size set, then the details of the first failing run.
+void print_text(const puzzles::PuzzleReport& r, bool verbose, bool stub) {
+  puzzles::TextOptions o;
+  o.every_failed_run = verbose;
+  o.list_runs = verbose;
+  if (verbose) {
+    std::fputs(puzzles::format_report(r, o).c_str(), stdout);
+    std::fputs("\n", stdout);
+    return;
+  }
+  std::printf("%2d %-24s %s  max err %s (threshold %s)%s\n", r.number, r.id.c_str(), r.pass ? "PASS" : "FAIL",
+              puzzles::format_number(r.max_err).c_str(), puzzles::format_number(r.threshold).c_str(),
+              stub && !r.pass ? "  (stub: not yet solved)" : "");
+  const puzzles::RunReport* first_failure = nullptr;
+  for (const puzzles::SetReport& s : r.sets) {
+    const puzzles::RunReport& run = s.runs.front();
+    std::string sizes = run.sizes.str() + " | " + run.blocks.str();
+    std::printf("     %-10s %-52s %s  max err %s\n", s.name.c_str(), sizes.c_str(), s.pass ? "pass" : "FAIL",
+                puzzles::format_number(s.max_err).c_str());
+    for (const puzzles::RunReport& x : s.runs)
+      if (!x.passed() && !first_failure) first_failure = &x;
+  }
+  if (first_failure) {
+    std::string details = puzzles::format_run(*first_failure, o);
+    // Indent under the puzzle's lines.
+    std::string out = "     ";
+    for (char c : details) {
+      out += c;
+      if (c == '\n') out += "     ";
+    }
+    std::printf("%s\n", out.substr(0, out.size() - 5).c_str());
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int cmd_check(int argc, char** argv, int first) {
+  Args args(argc, argv, first, kSpecs);
+  if (args.flag("help")) {
+    print_help();
+    return kExitOk;
+  }
+  auto selected = select_puzzles(args);
+  puzzles::CheckOptions opt;
+  if (auto seeds = args.value("seeds")) {
+    opt.seeds.clear();
+    for (long long s : parse_int_list(*seeds, "--seeds")) {
+      if (s < 0 || s > 0xffffffffLL) throw UsageError("--seeds: seed " + std::to_string(s) + " is not in [0, 2^32)");
+      opt.seeds.push_back(static_cast<uint32_t>(s));
+    }
+  }
+  if (auto set = args.value("set")) {
+    for (const puzzles::Puzzle* p : selected)
+      if (!puzzles::find_set(*p, *set))
+        throw UsageError("puzzle " + std::to_string(p->number) + " has no size set '" + *set + "'");
+    opt.sets = {*set};
+  }
+  long long threads = args.int_value("threads", 0);
+  if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
+  opt.run.threads = static_cast<int>(threads);
+  auto trace_file = args.value("trace");
+  if (trace_file) {
+    if (selected.size() != 1) throw UsageError("--trace writes one run's trace: name exactly one puzzle");
+    puzzles::TraceRequest req;
+    req.set = args.value("trace-set").value_or("canonical");
+    req.seed = static_cast<uint32_t>(args.int_value("trace-seed", opt.seeds.front()));
+    if (!puzzles::find_set(*selected[0], req.set)) throw UsageError("--trace-set: no size set '" + req.set + "'");
+    req.options.threads = opt.run.threads;
+    opt.trace = req;
+    if (opt.sets.size() == 1 && opt.sets[0] != req.set) opt.sets.push_back(req.set);
+  }
+  const bool stub = args.flag("stub"), json = args.flag("json"), verbose = args.flag("verbose");
+  const auto variant = stub ? puzzles::Variant::Stub : puzzles::Variant::Solution;
+
+  bool all_pass = true;
+  int passed = 0;
+  std::string json_out = "[";
+  for (const puzzles::Puzzle* p : selected) {
+    puzzles::PuzzleReport r = puzzles::check_puzzle(*p, variant, opt);
+    all_pass &= r.pass;
+    passed += r.pass;
+    if (json) json_out += (json_out.size() > 1 ? ",\n" : "\n") + puzzles::report_to_json(r);
+    else print_text(r, verbose, stub);
+    if (trace_file) {
+      if (!r.trace) throw std::runtime_error("the traced run did not produce a trace");
+      tl::save_trace(*r.trace, *trace_file);
+      if (!json) std::printf("trace of set %s, seed %u written to %s\n", opt.trace->set.c_str(), opt.trace->seed,
+                             trace_file->c_str());
+    }
+  }
+  if (json) {
+    std::printf("%s\n]\n", json_out.c_str());
+  } else {
+    std::printf("%d of %zu puzzles pass%s\n", passed, selected.size(),
+                stub ? " (learner stubs: 'Finish me!' in puzzles/)" : "");
+  }
+  return all_pass ? kExitOk : kExitFailed;
+}
+
+}  // namespace cli

@@ -1,0 +1,49 @@
+// tilescope compile N --ir: the IR a puzzle's kernel builds for one size set.
+#include <cstdio>
+
+#include "args.h"
+#include "commands.h"
+#include "error.h"
+#include "harness.h"
+#include "inputs.h"
+#include "puzzle_args.h"
+
+namespace cli {
+
+int cmd_compile(int argc, char** argv, int first) {
+  const std::vector<OptionSpec> specs = {
+      {"ir", false, "", "print the IR (the default)"},
+      {"stub", false, "", "the learner stub instead of the reference solution"},
+      {"set", true, "NAME", "the size set whose constants specialize the kernel (default canonical)"},
+      {"no-lines", false, "", "leave out the kernel line of each instruction"},
+      {"help", false, "", "show this help"},
+  };
+  Args args(argc, argv, first, specs);
+  if (args.flag("help")) {
+    std::printf(
+        "usage: tilescope compile N [--ir] [--stub] [--set NAME]\n\n"
+        "Builds puzzle N's kernel for one size set (its block sizes are compile-time\n"
+        "constants) and prints the typed tile IR, each instruction with its kernel line.\n\n"
+        "options:\n%s",
+        format_options(specs).c_str());
+    return kExitOk;
+  }
+  auto selected = select_puzzles(args, false);
+  if (selected.size() != 1) throw UsageError("compile takes one puzzle");
+  const puzzles::Puzzle& p = *selected[0];
+  std::string set_name = args.value("set").value_or("canonical");
+  const puzzles::SizeSet* set = puzzles::find_set(p, set_name);
+  if (!set) throw UsageError("puzzle " + std::to_string(p.number) + " has no size set '" + set_name + "'");
+  const tl::KernelDef& k = args.flag("stub") ? *p.stub : *p.solution;
+  puzzles::RunBuffers bufs = puzzles::make_buffers(p, *set, 0);
+  try {
+    auto ir = tl::build_ir(k, puzzles::launch_args(*set, bufs));
+    std::fputs(tl::ir::print(*ir, !args.flag("no-lines")).c_str(), stdout);
+  } catch (const tl::BuildError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace cli

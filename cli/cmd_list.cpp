@@ -1,0 +1,51 @@
+// tilescope list, tilescope show N
+#include <cstdio>
+
+#include "args.h"
+#include "commands.h"
+#include "registry.h"
+#include "report_json.h"
+#include "report_text.h"
+
+namespace cli {
+
+int cmd_list(int argc, char** argv, int first) {
+  const std::vector<OptionSpec> specs = {{"json", false, "", "print the list as JSON"},
+                                         {"help", false, "", "show this help"}};
+  Args args(argc, argv, first, specs);
+  if (args.flag("help")) {
+    std::printf("usage: tilescope list [--json]\n\nLists the 12 puzzles: number, id, title, size sets.\n\noptions:\n%s",
+                format_options(specs).c_str());
+    return kExitOk;
+  }
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  const auto& all = puzzles::all_puzzles();
+  std::fputs((args.flag("json") ? puzzles::puzzle_list_to_json(all) + "\n" : puzzles::format_puzzle_list(all)).c_str(),
+             stdout);
+  return kExitOk;
+}
+
+int cmd_show(int argc, char** argv, int first) {
+  const std::vector<OptionSpec> specs = {{"help", false, "", "show this help"}};
+  Args args(argc, argv, first, specs);
+  if (args.flag("help")) {
+    std::printf("usage: tilescope show N\n\nPrints puzzle N's statement and its size sets.\n\noptions:\n%s",
+                format_options(specs).c_str());
+    return kExitOk;
+  }
+  if (args.positional().size() != 1) throw UsageError("show takes one puzzle (a number 1-12 or an id)");
+  const puzzles::Puzzle* p = puzzles::find_puzzle(args.positional()[0]);
+  if (!p) throw UsageError("no puzzle '" + args.positional()[0] + "' (try 'tilescope list')");
+  std::printf("Puzzle %d: %s (%s)\n\n%s\n\nSize sets:\n", p->number, p->title.c_str(), p->id.c_str(),
+              p->statement.c_str());
+  for (const puzzles::SizeSet& s : p->sets) {
+    std::string sizes = s.sizes.str();
+    if (!s.constants.values().empty()) sizes += " | " + s.constants.str();
+    sizes += " | " + s.blocks.str();
+    std::printf("  %-10s %-48s grid %-14s %s\n", s.name.c_str(), sizes.c_str(),
+                puzzles::format_grid(puzzles::grid_for(s)).c_str(), s.stresses.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace cli

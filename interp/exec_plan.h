@@ -1,0 +1,45 @@
+// The interpreter's execution plan: the IR flattened once per launch into
+// steps with everything per-instruction precomputed (lane counts, element
+// sizes, broadcast strides, reduction extents), so running a program does
+// no allocation and no shape arithmetic. Internal to interp/.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "ir.h"
+
+namespace tl {
+
+inline constexpr int kMaxPlanRank = 8;
+
+struct Step {
+  const ir::Instr* in = nullptr;  // attributes and source location
+  ir::Op op{};
+  int dst = -1;
+  int a[3] = {-1, -1, -1};
+  int64_t n = 0;      // lanes of the result (memory ops: of the pointer tile)
+  DType dtype{};      // dtype of the first operand (Cast: source)
+  DType out_dtype{};  // dtype of the result
+  uint32_t elem = 0;  // bytes per result lane
+  int loc = -1;       // index into the launch's location table
+  int end = 0;        // For/If: one past the (then-)body
+  int else_end = 0;   // If: one past the else body
+  // Broadcast / Permute: the result walked as `rank` dims, with the input
+  // stride of each (0 where the input is stretched).
+  int rank = 0;
+  int64_t dims[kMaxPlanRank] = {};
+  int64_t strides[kMaxPlanRank] = {};
+  // Reduce: the input as [outer, len, inner] around the reduced axis.
+  int64_t outer = 1, len = 1, inner = 1;
+};
+
+struct Plan {
+  std::vector<Step> steps;
+  std::unordered_map<const ir::Instr*, int> loc_of_instr;
+};
+
+// Flattens `k` (locations are indices into `locations`, which it fills).
+Plan make_plan(const ir::Kernel& k, std::vector<SrcLoc>& locations);
+
+}  // namespace tl

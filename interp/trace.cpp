@@ -1,0 +1,39 @@
+#include "trace.h"
+
+namespace tl {
+
+const char* lane_state_name(LaneState s) {
+  switch (s) {
+    case LaneState::Active: return "active";
+    case LaneState::Masked: return "masked";
+    case LaneState::OutOfBounds: return "out-of-bounds";
+    case LaneState::MaskedOutOfBounds: return "masked out-of-bounds";
+  }
+  return "unknown";
+}
+
+const char* event_kind_name(EventKind k) {
+  switch (k) {
+    case EventKind::Load: return "load";
+    case EventKind::Store: return "store";
+    case EventKind::Atomic: return "atomic";
+    case EventKind::Dot: return "dot";
+    case EventKind::Reduce: return "reduce";
+    case EventKind::Print: return "print";
+  }
+  return "unknown";
+}
+
+int64_t Trace::event_bytes(const Event& e) {
+  // The struct itself plus what its vectors and strings hold on the heap;
+  // capacity slack and allocator headers are ignored, so this is a floor
+  // that grows linearly with the lanes recorded, which is what a budget needs.
+  auto vec_bytes = [](const auto& v) {
+    return static_cast<int64_t>(v.size() * sizeof(v[0]));
+  };
+  return static_cast<int64_t>(sizeof(Event)) + vec_bytes(e.shape) + vec_bytes(e.offsets) +
+         vec_bytes(e.lanes) + vec_bytes(e.values) + vec_bytes(e.a_shape) + vec_bytes(e.b_shape) +
+         static_cast<int64_t>(e.op.size() + e.text.size());
+}
+
+}  // namespace tl

@@ -1,0 +1,521 @@
+// The Trace's JSON form (docs/trace-format.md). Writing is direct; reading
+// checks every field, because a trace file may come from anywhere and the
+// viewer indexes buffers and locations with what it holds.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "trace.h"
+
+namespace tl {
+
+namespace {
+
+// ordered_json keeps keys in the order written, so files read top-down the
+// way the schema document does ("format" and "version" first).
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kFormatName = "tilescope-trace";
+
+// The format's spelling of event kinds. Fixed by docs/trace-format.md, so it
+// is kept apart from event_kind_name(), which is free to change for display.
+constexpr std::string_view kKindNames[] = {"load", "store", "atomic", "dot", "reduce", "print"};
+constexpr int kNumKinds = static_cast<int>(std::size(kKindNames));
+
+bool is_memory(EventKind k) {
+  return k == EventKind::Load || k == EventKind::Store || k == EventKind::Atomic;
+}
+
+// ---------------------------------------------------------------- writing
+
+// JSON has no NaN or infinity; they travel as strings.
+Json encode_double(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+Json encode_grid(const std::array<int64_t, 3>& g) { return Json::array({g[0], g[1], g[2]}); }
+
+Json encode_event(const Event& e) {
+  Json j;
+  j["kind"] = kKindNames[static_cast<int>(e.kind)];
+  j["loc"] = e.loc;
+  if (is_memory(e.kind)) {
+    j["buffer"] = e.buffer;
+    j["shape"] = e.shape;
+    j["offsets"] = e.offsets;
+    std::string lanes(e.lanes.size(), '0');
+    for (size_t i = 0; i < e.lanes.size(); ++i) lanes[i] = static_cast<char>('0' + static_cast<int>(e.lanes[i]));
+    j["lanes"] = std::move(lanes);
+    if (e.kind == EventKind::Load) {
+      j["has_other"] = e.has_other;
+    } else {
+      Json values = Json::array();
+      for (double v : e.values) values.push_back(encode_double(v));
+      j["values"] = std::move(values);
+    }
+  } else if (e.kind == EventKind::Reduce) {
+    j["shape"] = e.shape;
+    j["axis"] = e.axis;
+    j["op"] = e.op;
+  } else if (e.kind == EventKind::Dot) {
+    j["shape"] = e.shape;
+    j["a_shape"] = e.a_shape;
+    j["b_shape"] = e.b_shape;
+    j["op"] = e.op;
+  } else {
+    j["text"] = e.text;
+  }
+  return j;
+}
+
+// ---------------------------------------------------------------- reading
+
+// Where a value sits in the document, e.g. programs[3].events[7].lanes.
+// Paths are chains of stack objects and become text only when a check
+// fails, so reading a million events builds no strings.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;  // a field name, unless is_index
+  size_t index = 0;
+  bool is_index = false;
+
+  Path field(std::string_view k) const { return Path{this, k, 0, false}; }
+  Path at(size_t i) const { return Path{this, {}, i, true}; }
+  std::string str() const {
+    std::string head = parent ? parent->str() : std::string();
+    if (is_index) return head + "[" + std::to_string(index) + "]";
+    if (head.empty()) return std::string(key);
+    return head + "." + std::string(key);
+  }
+};
+
+[[noreturn]] void fail(const Path& path, const std::string& what) {
+  std::string where = path.str();
+  throw std::runtime_error("trace JSON: " + (where.empty() ? std::string("top level") : where) + ": " + what);
+}
+
+// "an array", "a string", ...: what a value is, for "expected X, got Y".
+std::string describe(const Json& v) {
+  switch (v.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::boolean: return "a boolean";
+    case Json::value_t::number_float: return "a non-integer number";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: return "an integer";
+    default: return "a " + std::string(v.type_name());
+  }
+}
+
+[[noreturn]] void wrong_type(const Path& path, const char* expected, const Json& got) {
+  fail(path, std::string("expected ") + expected + ", got " + describe(got));
+}
+
+const Json& require_object(const Json& v, const Path& path) {
+  if (!v.is_object()) wrong_type(path, "an object", v);
+  return v;
+}
+
+const Json& require_array(const Json& v, const Path& path) {
+  if (!v.is_array()) wrong_type(path, "an array", v);
+  return v;
+}
+
+// The member `key` of `obj` (already checked to be an object).
+const Json& member(const Json& obj, const Path& path, std::string_view key) {
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(path, "missing required field \"" + std::string(key) + "\"");
+  return *it;
+}
+
+constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+constexpr int kIntMax = std::numeric_limits<int>::max();
+
+int64_t read_int(const Json& v, const Path& path, int64_t lo, int64_t hi) {
+  if (!v.is_number_integer()) wrong_type(path, "an integer", v);
+  // nlohmann keeps integers above INT64_MAX as unsigned; they fit no field.
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(kInt64Max))
+    fail(path, "integer " + v.dump() + " is out of range");
+  int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi)
+    fail(path, "value " + std::to_string(x) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return x;
+}
+
+int read_int32(const Json& v, const Path& path, int lo, int hi) {
+  return static_cast<int>(read_int(v, path, lo, hi));
+}
+
+double read_double(const Json& v, const Path& path) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    const auto& s = v.get_ref<const std::string&>();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    fail(path, "expected a number or \"nan\", \"inf\", \"-inf\", got the string " + v.dump());
+  }
+  wrong_type(path, "a number", v);
+}
+
+std::string read_string(const Json& v, const Path& path) {
+  if (!v.is_string()) wrong_type(path, "a string", v);
+  return v.get<std::string>();
+}
+
+bool read_bool(const Json& v, const Path& path) {
+  if (!v.is_boolean()) wrong_type(path, "a boolean", v);
+  return v.get<bool>();
+}
+
+std::vector<int64_t> read_int_array(const Json& v, const Path& path, int64_t lo) {
+  require_array(v, path);
+  std::vector<int64_t> out;
+  out.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const Json& x = v[i];
+    // Fast path for the common case; the checked read only to explain a failure.
+    if (x.is_number_integer() && !x.is_number_unsigned() && x.get<int64_t>() >= lo) {
+      out.push_back(x.get<int64_t>());
+    } else {
+      out.push_back(read_int(x, path.at(i), lo, kInt64Max));
+    }
+  }
+  return out;
+}
+
+// A tile or buffer shape: non-negative dimensions whose product fits in int64.
+ir::Shape read_shape(const Json& v, const Path& path) {
+  ir::Shape s = read_int_array(v, path, 0);
+  int64_t n = 1;
+  for (int64_t d : s)
+    if (__builtin_mul_overflow(n, d, &n)) fail(path, "shape " + v.dump() + " has too many elements");
+  return s;
+}
+
+std::array<int64_t, 3> read_triple(const Json& v, const Path& path, int64_t lo) {
+  require_array(v, path);
+  if (v.size() != 3) fail(path, "expected 3 integers, got " + std::to_string(v.size()));
+  std::array<int64_t, 3> out{};
+  for (size_t i = 0; i < 3; ++i) out[i] = read_int(v[i], path.at(i), lo, kInt64Max);
+  return out;
+}
+
+// Reads member `key` of object `obj` with `read`, e.g.
+// field(v, p, "extent", read_int, 0, kInt64Max).
+template <class Reader, class... Limits>
+auto field(const Json& obj, const Path& path, std::string_view key, Reader read, Limits... limits) {
+  return read(member(obj, path, key), path.field(key), limits...);
+}
+
+TraceBuffer read_buffer(const Json& v, const Path& p) {
+  require_object(v, p);
+  TraceBuffer b;
+  b.name = field(v, p, "name", read_string);
+  std::string dtype = field(v, p, "dtype", read_string);
+  auto parsed = parse_dtype(dtype);
+  if (!parsed) fail(p.field("dtype"), "unknown dtype \"" + dtype + "\"");
+  b.dtype = *parsed;
+  b.shape = field(v, p, "shape", read_shape);
+  b.strides = field(v, p, "strides", read_int_array, kInt64Min);
+  if (b.strides.size() != b.shape.size())
+    fail(p.field("strides"), "expected " + std::to_string(b.shape.size()) + " strides (one per dimension), got " +
+                                 std::to_string(b.strides.size()));
+  b.extent = field(v, p, "extent", read_int, 0, kInt64Max);
+  b.param_index = field(v, p, "param_index", read_int32, -1, kIntMax);
+  return b;
+}
+
+TraceScalar read_scalar(const Json& v, const Path& p) {
+  require_object(v, p);
+  TraceScalar s;
+  s.name = field(v, p, "name", read_string);
+  s.value = field(v, p, "value", read_double);
+  s.constant = field(v, p, "constant", read_bool);
+  return s;
+}
+
+SrcLoc read_location(const Json& v, const Path& p) {
+  require_object(v, p);
+  constexpr int64_t kMaxU32 = std::numeric_limits<uint32_t>::max();
+  SrcLoc l;
+  l.file = field(v, p, "file", read_string);
+  l.line = static_cast<uint32_t>(field(v, p, "line", read_int, 0, kMaxU32));
+  l.col = static_cast<uint32_t>(field(v, p, "col", read_int, 0, kMaxU32));
+  return l;
+}
+
+// What events may refer to, for range checks.
+struct EventContext {
+  const std::vector<TraceBuffer>& buffers;
+  size_t num_locations;
+};
+
+void read_lanes(const Json& v, const Path& p, const TraceBuffer& buf, Event& e) {
+  const size_t lanes = static_cast<size_t>(ir::numel(e.shape));
+  Path lanes_path = p.field("lanes");
+  const Json& states_json = member(v, p, "lanes");
+  if (!states_json.is_string()) wrong_type(lanes_path, "a string of lane states", states_json);
+  const auto& states = states_json.get_ref<const std::string&>();
+  if (states.size() != lanes)
+    fail(lanes_path, "expected " + std::to_string(lanes) + " lane states, got " + std::to_string(states.size()));
+  e.lanes.resize(lanes);
+  for (size_t i = 0; i < lanes; ++i) {
+    char c = states[i];
+    if (c < '0' || c > '3') {
+      std::string shown = (c >= 0x20 && c < 0x7f) ? std::string("'") + c + "'"
+                                                  : "byte " + std::to_string(static_cast<unsigned char>(c));
+      fail(lanes_path.at(i), "invalid lane state " + shown + " (expected '0'..'3')");
+    }
+    e.lanes[i] = static_cast<LaneState>(c - '0');
+    // The state says whether the offset is inside the buffer. The viewer
+    // draws in-bounds lanes into the buffer's grid, so the two must agree.
+    bool in_bounds = e.offsets[i] >= 0 && e.offsets[i] < buf.extent;
+    bool says_in_bounds = e.lanes[i] == LaneState::Active || e.lanes[i] == LaneState::Masked;
+    if (in_bounds != says_in_bounds)
+      fail(lanes_path.at(i), std::string("lane state '") + c + "' (" + lane_state_name(e.lanes[i]) +
+                                 ") contradicts offset " + std::to_string(e.offsets[i]) + " (buffer \"" + buf.name +
+                                 "\" has offsets [0, " + std::to_string(buf.extent) + "))");
+  }
+}
+
+void read_memory_event(const Json& v, const Path& p, const EventContext& ctx, Event& e) {
+  e.buffer = field(v, p, "buffer", read_int32, 0, kIntMax);
+  if (static_cast<size_t>(e.buffer) >= ctx.buffers.size())
+    fail(p.field("buffer"), "buffer index " + std::to_string(e.buffer) + " is out of range (the trace has " +
+                                std::to_string(ctx.buffers.size()) + " buffers)");
+  e.shape = field(v, p, "shape", read_shape);
+  const size_t lanes = static_cast<size_t>(ir::numel(e.shape));
+  e.offsets = field(v, p, "offsets", read_int_array, kInt64Min);
+  if (e.offsets.size() != lanes)
+    fail(p.field("offsets"), "expected " + std::to_string(lanes) + " offsets, got " + std::to_string(e.offsets.size()));
+  read_lanes(v, p, ctx.buffers[e.buffer], e);
+
+  if (e.kind == EventKind::Load) {
+    e.has_other = field(v, p, "has_other", read_bool);
+    return;
+  }
+  // Stores and atomics: recording values is optional (empty = not recorded).
+  Path values_path = p.field("values");
+  const Json& values = require_array(member(v, p, "values"), values_path);
+  if (!values.empty() && values.size() != lanes)
+    fail(values_path, "expected " + std::to_string(lanes) + " values (or none), got " + std::to_string(values.size()));
+  e.values.reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i) e.values.push_back(read_double(values[i], values_path.at(i)));
+}
+
+void read_dot_event(const Json& v, const Path& p, Event& e) {
+  e.shape = field(v, p, "shape", read_shape);
+  e.a_shape = field(v, p, "a_shape", read_shape);
+  e.b_shape = field(v, p, "b_shape", read_shape);
+  e.op = field(v, p, "op", read_string);
+  // [.., M, K] x [.., K, N] -> [.., M, N], 2-D or batched 3-D.
+  const ir::Shape &a = e.a_shape, &b = e.b_shape, &r = e.shape;
+  size_t rank = r.size();
+  bool ok = (rank == 2 || rank == 3) && a.size() == rank && b.size() == rank && a[rank - 1] == b[rank - 2] &&
+            r[rank - 2] == a[rank - 2] && r[rank - 1] == b[rank - 1] && (rank == 2 || (a[0] == r[0] && b[0] == r[0]));
+  if (!ok)
+    fail(p, "dot shapes do not agree: a " + ir::shape_str(a) + " x b " + ir::shape_str(b) + " -> " + ir::shape_str(r) +
+                " (expected [.., M, K] x [.., K, N] -> [.., M, N])");
+}
+
+Event read_event(const Json& v, const Path& p, const EventContext& ctx) {
+  require_object(v, p);
+  Event e;
+  std::string kind = field(v, p, "kind", read_string);
+  int k = 0;
+  while (k < kNumKinds && kKindNames[k] != kind) ++k;
+  if (k == kNumKinds)
+    fail(p.field("kind"), "unknown event kind \"" + kind + "\" (expected load, store, atomic, dot, reduce or print)");
+  e.kind = static_cast<EventKind>(k);
+
+  e.loc = field(v, p, "loc", read_int32, 0, kIntMax);
+  if (static_cast<size_t>(e.loc) >= ctx.num_locations)
+    fail(p.field("loc"), "location index " + std::to_string(e.loc) + " is out of range (the trace has " +
+                             std::to_string(ctx.num_locations) + " locations)");
+
+  if (is_memory(e.kind)) {
+    read_memory_event(v, p, ctx, e);
+  } else if (e.kind == EventKind::Reduce) {
+    e.shape = field(v, p, "shape", read_shape);
+    int rank = static_cast<int>(e.shape.size());
+    if (rank == 0) fail(p.field("shape"), "a reduction needs a tile of rank >= 1, got []");
+    e.axis = field(v, p, "axis", read_int32, 0, rank - 1);
+    e.op = field(v, p, "op", read_string);
+  } else if (e.kind == EventKind::Dot) {
+    read_dot_event(v, p, e);
+  } else {
+    e.text = field(v, p, "text", read_string);
+  }
+  return e;
+}
+
+ProgramTrace read_program(const Json& v, const Path& p, const std::array<int64_t, 3>& grid, const EventContext& ctx) {
+  require_object(v, p);
+  ProgramTrace prog;
+  prog.pid = field(v, p, "pid", read_triple, 0);
+  for (size_t i = 0; i < 3; ++i)
+    if (prog.pid[i] >= grid[i])
+      fail(p.field("pid").at(i), "program id " + std::to_string(prog.pid[i]) + " is outside the grid (size " +
+                                     std::to_string(grid[i]) + " on axis " + std::to_string(i) + ")");
+  Path events_path = p.field("events");
+  const Json& events = require_array(member(v, p, "events"), events_path);
+  prog.events.reserve(events.size());
+  for (size_t i = 0; i < events.size(); ++i) prog.events.push_back(read_event(events[i], events_path.at(i), ctx));
+  return prog;
+}
+
+// Reads array member `key` of `root`, each element with `read_one`.
+template <class T, class ReadOne>
+std::vector<T> read_list(const Json& root, const Path& p, std::string_view key, ReadOne read_one) {
+  Path list_path = p.field(key);
+  const Json& list = require_array(member(root, p, key), list_path);
+  std::vector<T> out;
+  out.reserve(list.size());
+  for (size_t i = 0; i < list.size(); ++i) out.push_back(read_one(list[i], list_path.at(i)));
+  return out;
+}
+
+Trace read_trace(const Json& root) {
+  const Path top;
+  require_object(root, top);
+  Trace t;
+  // Format and version first: a file from another tool or a newer tilescope
+  // should say so, not complain about some field it happens to lack.
+  std::string format = field(root, top, "format", read_string);
+  if (format != kFormatName)
+    fail(top.field("format"), "expected \"" + std::string(kFormatName) + "\", got \"" + format + "\"");
+  t.version = field(root, top, "version", read_int32, std::numeric_limits<int>::min(), kIntMax);
+  if (t.version != kTraceVersion)
+    fail(top.field("version"), "unsupported trace version " + std::to_string(t.version) + " (this build reads version " +
+                                   std::to_string(kTraceVersion) + ")");
+
+  t.kernel = field(root, top, "kernel", read_string);
+  t.source_file = field(root, top, "source_file", read_string);
+  t.grid = field(root, top, "grid", read_triple, 1);
+  t.buffers = read_list<TraceBuffer>(root, top, "buffers", read_buffer);
+  t.scalars = read_list<TraceScalar>(root, top, "scalars", read_scalar);
+  t.locations = read_list<SrcLoc>(root, top, "locations", read_location);
+  EventContext ctx{t.buffers, t.locations.size()};
+  t.programs = read_list<ProgramTrace>(root, top, "programs", [&](const Json& v, const Path& p) {
+    return read_program(v, p, t.grid, ctx);
+  });
+  t.truncated = field(root, top, "truncated", read_bool);
+  t.budget_bytes = field(root, top, "budget_bytes", read_int, 0, kInt64Max);
+  t.recorded_bytes = field(root, top, "recorded_bytes", read_int, 0, kInt64Max);
+  return t;
+}
+
+// nlohmann's messages start with "[json.exception.parse_error.101] "; the
+// rest ("parse error at line 3, column 7: syntax error ...") is what a user needs.
+std::string strip_exception_id(const char* what) {
+  std::string_view s(what);
+  if (s.starts_with("[json.exception.")) {
+    size_t end = s.find("] ");
+    if (end != std::string_view::npos) s.remove_prefix(end + 2);
+  }
+  return std::string(s);
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+}  // namespace
+
+std::string trace_to_json(const Trace& t, int indent) {
+  Json j;
+  j["format"] = kFormatName;
+  j["version"] = kTraceVersion;
+  j["kernel"] = t.kernel;
+  j["source_file"] = t.source_file;
+  j["grid"] = encode_grid(t.grid);
+  j["buffers"] = Json::array();
+  for (const TraceBuffer& b : t.buffers)
+    j["buffers"].push_back({{"name", b.name},
+                            {"dtype", std::string(name(b.dtype))},
+                            {"shape", b.shape},
+                            {"strides", b.strides},
+                            {"extent", b.extent},
+                            {"param_index", b.param_index}});
+  j["scalars"] = Json::array();
+  for (const TraceScalar& s : t.scalars)
+    j["scalars"].push_back({{"name", s.name}, {"value", encode_double(s.value)}, {"constant", s.constant}});
+  j["locations"] = Json::array();
+  for (const SrcLoc& l : t.locations) j["locations"].push_back({{"file", l.file}, {"line", l.line}, {"col", l.col}});
+  j["programs"] = Json::array();
+  for (const ProgramTrace& p : t.programs) {
+    Json events = Json::array();
+    for (const Event& e : p.events) events.push_back(encode_event(e));
+    j["programs"].push_back({{"pid", encode_grid(p.pid)}, {"events", std::move(events)}});
+  }
+  j["truncated"] = t.truncated;
+  j["budget_bytes"] = t.budget_bytes;
+  j["recorded_bytes"] = t.recorded_bytes;
+  // Kernel names, paths and printed text are not guaranteed UTF-8; replace
+  // bad bytes rather than fail to save a whole trace over one character.
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+Trace trace_from_json(const std::string& text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw std::runtime_error("trace JSON: the input is empty");
+  Json root;
+  try {
+    root = Json::parse(text);
+  } catch (const Json::exception& e) {
+    // Mostly parse_error; a number too large for a double ("1e999") is
+    // out_of_range, and reads just as well.
+    throw std::runtime_error("trace JSON: " + strip_exception_id(e.what()));
+  }
+  try {
+    return read_trace(root);
+  } catch (const Json::exception& e) {
+    // The checks above should leave no nlohmann call that can throw; this
+    // keeps the promise of one clear runtime_error if one is missed.
+    throw std::runtime_error("trace JSON: " + strip_exception_id(e.what()));
+  }
+}
+
+void save_trace(const Trace& t, const std::string& path) {
+  std::string text = trace_to_json(t);
+  text += '\n';
+  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "wb"));
+  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
+  bool ok = std::fwrite(text.data(), 1, text.size(), f.get()) == text.size();
+  ok = (std::fclose(f.release()) == 0) && ok;  // a full disk may only show at close
+  if (!ok) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
+}
+
+Trace load_trace(const std::string& path) {
+  std::string text;
+  {
+    std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+    if (!f) throw std::runtime_error("cannot open trace file '" + path + "': " + std::strerror(errno));
+    char chunk[1 << 16];
+    size_t n;
+    while ((n = std::fread(chunk, 1, sizeof chunk, f.get())) > 0) text.append(chunk, n);
+    // A directory opens fine on Linux and fails only here (EISDIR).
+    if (std::ferror(f.get())) throw std::runtime_error("cannot read trace file '" + path + "': " + std::strerror(errno));
+  }
+  try {
+    return trace_from_json(text);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+}
+
+}  // namespace tl

@@ -1,0 +1,87 @@
+// Puzzle 4 — Outer Vector Add Block (`outer_add_block`).
+#include "puzzle_defs.h"
+#include "tl.h"
+
+namespace puzzles {
+namespace {
+
+constexpr const char* kStatement = R"(Puzzle 4 - Outer Vector Add Block (outer_add_block)
+
+Puzzle 3 on vectors longer than one block in both directions. Grid axis 0
+tiles the columns (x, N0, B0) and grid axis 1 tiles the rows (y, N1, B1).
+Program (p0, p1) produces the [B1, B0] tile of z with rows p1*B1 ... and
+columns p0*B0 ...; edge tiles are masked in both directions.
+
+Math:        z[j, i] = x[i] + y[j]            for j < N1, i < N0
+Inputs:      x: f32[N0], y: f32[N1]
+Output:      z: f32[N1, N0]  (z[j, i] is at flat offset j*N0 + i)
+Parameters:  (x, y, z, N0, N1 | B0, B1)
+Canonical:   N0 = 100, N1 = 90, B0 = 32, B1 = 32, grid (4, 3, 1)
+Owner:       z[j, i] belongs to program (i / B0, j / B1, 0)
+Operations:  puzzle 3's, plus program_id(0), program_id(1), 1-D masks
+             i < N0 and j < N1, their outer AND [B1, 1] & [1, B0] as the
+             store mask, masked loads and store
+)";
+
+// Reference solution: a [B1, B0] tile per program, masked on both axes.
+void outer_add_block_kernel(tl::Ptr x, tl::Ptr y, tl::Ptr z, tl::Int N0, tl::Int N1, tl::Const B0,
+                            tl::Const B1) {
+  auto off_x = tl::program_id(0) * B0 + tl::arange(0, B0);  // columns
+  auto off_y = tl::program_id(1) * B1 + tl::arange(0, B1);  // rows
+  auto mask_x = off_x < N0;
+  auto mask_y = off_y < N1;
+  auto xv = tl::load(x + off_x, mask_x);
+  auto yv = tl::load(y + off_y, mask_y);
+  auto off_z = off_y.col() * N0 + off_x.row();
+  tl::store(z + off_z, yv.col() + xv.row(), mask_y.col() & mask_x.row());
+}
+
+// The stub leaves every parameter for the learner to use.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+void outer_add_block_stub(tl::Ptr x, tl::Ptr y, tl::Ptr z, tl::Int N0, tl::Int N1, tl::Const B0,
+                          tl::Const B1) {
+  // Finish me!
+}
+#pragma GCC diagnostic pop
+
+std::vector<double> reference(const SizeSet& s, const std::vector<tl::Buffer>& in) {
+  const float* x = in[0].as<float>();
+  const float* y = in[1].as<float>();
+  const int64_t n0 = s["N0"], n1 = s["N1"];
+  std::vector<double> z(n1 * n0);
+  for (int64_t j = 0; j < n1; ++j)
+    for (int64_t i = 0; i < n0; ++i) z[j * n0 + i] = double(x[i]) + double(y[j]);
+  return z;
+}
+
+SizeSet set(std::string name, int64_t n0, int64_t n1, int64_t b0, int64_t b1, std::string stresses) {
+  return SizeSet{std::move(name), {{"N0", n0}, {"N1", n1}}, {}, {{"B0", b0}, {"B1", b1}}, std::move(stresses), {}};
+}
+
+}  // namespace
+
+Puzzle make_outer_add_block() {
+  const std::vector<std::string> names{"x", "y", "z", "N0", "N1", "B0", "B1"};
+  static const tl::KernelDef solution("outer_add_block", outer_add_block_kernel, names);
+  static const tl::KernelDef stub("outer_add_block_stub", outer_add_block_stub, names);
+  Puzzle p;
+  p.number = 4;
+  p.id = "outer_add_block";
+  p.title = "Outer Vector Add Block";
+  p.statement = kStatement;
+  p.tolerance = 1e-5;
+  p.inputs = {{"x", tl::f32, dims({"N0"})}, {"y", tl::f32, dims({"N1"})}};
+  p.output = {"z", tl::f32, dims({"N1", "N0"})};
+  p.output_axes = {1, 0};
+  p.sets = {set("canonical", 100, 90, 32, 32, "edge tiles on both axes"),
+            set("4a", 7, 5, 32, 32, "both sizes below one block"),
+            set("4b", 300, 33, 64, 16, "B0 != B1; last row block has one valid row"),
+            set("4c", 1, 129, 16, 64, "single column; B1 > B0")};
+  p.solution = &solution;
+  p.stub = &stub;
+  p.reference = reference;
+  return p;
+}
+
+}  // namespace puzzles

@@ -1,0 +1,26 @@
+// JSON forms of the puzzle list and of check reports, for the CLI's
+// --json output and for tools. Non-finite numbers (err = inf, a NaN that was
+// found) are written as the strings "inf", "-inf", "NaN", since JSON has no
+// such numbers. Traces are not embedded: save them with tl::save_trace.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "puzzle.h"
+#include "results.h"
+
+namespace puzzles {
+
+// [{number, id, title, tolerance, statement, sets: [{name, sizes, blocks, grid, stresses}]}]
+std::string puzzle_list_to_json(const std::vector<Puzzle>& puzzles, int indent = 2);
+
+// {number, id, title, kernel, pass, max_err, threshold, runs, failed_runs,
+//  sets: [{name, stresses, pass, max_err, runs: [run...]}]}
+std::string report_to_json(const PuzzleReport& r, int indent = 2);
+
+// {puzzle, set, seed, sizes, blocks, grid, status, error_kind, error, err,
+//  threshold, mismatch_count, total, mismatches, owners, owner_count,
+//  oob_loads, oob_stores, oob, modified_inputs, notes, printed}
+std::string run_to_json(const RunReport& r, int indent = 2);
+
+}  // namespace puzzles

@@ -1,0 +1,43 @@
+#include "results.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace puzzles {
+
+const char* mismatch_kind_name(MismatchKind k) {
+  switch (k) {
+    case MismatchKind::NeverWritten: return "never written";
+    case MismatchKind::NonFinite: return "non-finite";
+    case MismatchKind::WrongValue: return "wrong value";
+  }
+  return "?";
+}
+
+const char* run_status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::Pass: return "pass";
+    case RunStatus::Fail: return "fail";
+    case RunStatus::Error: return "error";
+  }
+  return "?";
+}
+
+std::vector<std::string> failure_reasons(const RunReport& r) {
+  std::vector<std::string> why;
+  if (r.status == RunStatus::Pass) return why;
+  if (r.status == RunStatus::Error) {
+    why.push_back(r.error_kind + " error");
+    return why;
+  }
+  if (!(r.err <= r.threshold)) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "wrong output (err %.3g > %.3g)", r.err, r.threshold);
+    why.push_back(std::isinf(r.err) ? "wrong output (non-finite values)" : buf);
+  }
+  if (r.oob_loads + r.oob_stores > 0) why.push_back("out-of-bounds access");
+  if (!r.modified_inputs.empty()) why.push_back("input modified");
+  return why;
+}
+
+}  // namespace puzzles
