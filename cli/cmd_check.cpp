@@ -51,7 +51,7 @@ void print_text(const puzzles::PuzzleReport& r, bool verbose, bool stub) {
   }
   std::printf("%2d %-24s %s  max err %s (threshold %s)%s\n", r.number, r.id.c_str(), r.pass ? "PASS" : "FAIL",
               puzzles::format_number(r.max_err).c_str(), puzzles::format_number(r.threshold).c_str(),
-              stub && !r.pass ? "  (stub: not yet solved)" : "");
+              stub && !r.pass ? "  (learner stub)" : "");
   const puzzles::RunReport* first_failure = nullptr;
   for (const puzzles::SetReport& s : r.sets) {
     const puzzles::RunReport& run = s.runs.front();

@@ -1,5 +1,6 @@
 #include "buffer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -126,7 +127,16 @@ void Buffer::fill(double v) {
   for (int64_t i = 0; i < extent_; ++i) eval::from_double_into(dtype_, data_, i, v);
 }
 void Buffer::fill_bits(uint64_t bits) {
-  for (int64_t i = 0; i < extent_; ++i) std::memcpy(data_ + i * byte_size(dtype_), &bits, byte_size(dtype_));
+  auto fill = [&](auto v) {
+    auto* d = reinterpret_cast<decltype(v)*>(data_);
+    std::fill(d, d + extent_, v);
+  };
+  switch (byte_size(dtype_)) {
+    case 1: fill(static_cast<uint8_t>(bits)); break;
+    case 2: fill(static_cast<uint16_t>(bits)); break;
+    case 4: fill(static_cast<uint32_t>(bits)); break;
+    default: fill(bits); break;
+  }
 }
 
 int64_t Buffer::offset_of(const std::vector<int64_t>& index) const {

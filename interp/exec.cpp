@@ -136,7 +136,7 @@ void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
 
 // ---- Exec ------------------------------------------------------------------
 
-Exec::Exec(LaunchState& L, int worker) : L_(L), worker_(worker), regs_(L.k.regs.size()) {}
+Exec::Exec(LaunchState& L, int worker) : L_(L), worker_(worker), regs_(L.k.regs.size()) { bind_buffers(); }
 
 std::byte* Exec::reg(int r) {
   auto& p = regs_[r];

@@ -85,7 +85,21 @@ class Exec {
  private:
   void run(int begin, int end);
   void step(const Step& s);
+  // What memory ops need of each pointer parameter's buffer, fetched once.
+  struct BufView {
+    std::byte* data = nullptr;
+    int64_t extent = 0;
+    uint32_t* wrote = nullptr;  // this worker's conflict records, when detecting
+    uint32_t* read = nullptr;
+  };
+  void bind_buffers();
   void memory(const Step& s);
+  template <ir::Op OP>
+  void memory_op(const Step& s);
+  template <size_t ES, ir::Op OP>
+  void memory_lanes(const Step& s);
+  void record_memory_event(const Step& s, const eval::PtrVal* p, const uint8_t* mask, const std::byte* value);
+  void out_of_bounds(const Step& s, int64_t lane, const eval::PtrVal& pv, bool is_store);
   void print(const Step& s);
   void issue(const ir::Instr& in, const std::string& message);
   void trace_event(Event e);
@@ -101,6 +115,7 @@ class Exec {
   int worker_;
   std::vector<std::unique_ptr<std::byte[]>> regs_;
   std::vector<std::byte> scratch_;
+  std::vector<BufView> views_;
   std::unique_ptr<ProgramLog> log_;
   std::array<int64_t, 3> pid_{0, 0, 0};
   uint32_t me_ = 0;  // linear program id + 1

@@ -21,21 +21,82 @@ std::vector<int64_t> lane_coords(const ir::Shape& s, int64_t lane) {
 // Marks an element read by more than one program.
 constexpr uint32_t kManyReaders = 0xffffffffu;
 
+template <size_t ES>
+inline void copy_elem(std::byte* dst, const std::byte* src) {
+  std::memcpy(dst, src, ES);
+}
+
 }  // namespace
 
-void Exec::memory(const Step& s) {
-  using ir::Op;
+void Exec::bind_buffers() {
+  views_.assign(L_.bufs.size(), BufView{});
+  for (size_t i = 0; i < L_.bufs.size(); ++i) {
+    Buffer* b = L_.bufs[i];
+    if (!b) continue;
+    BufView& v = views_[i];
+    v.data = b->data();
+    v.extent = b->extent();
+    if (L_.detect_conflicts && L_.param_written[i] && worker_ < static_cast<int>(L_.shadows.size())) {
+      v.wrote = L_.shadows[worker_].wrote[i].get();
+      v.read = L_.shadows[worker_].read[i].get();
+    }
+  }
+}
+
+void Exec::record_memory_event(const Step& s, const eval::PtrVal* p, const uint8_t* mask, const std::byte* value) {
   const ir::Instr& in = *s.in;
-  const bool is_load = in.op == Op::Load;
   const ir::Type& pt = type(in.args[0]);
-  const int64_t n = ir::numel(pt.shape);
-  const DType d = pt.dtype;
-  const size_t es = static_cast<size_t>(byte_size(d));
+  const bool is_load = in.op == ir::Op::Load;
+  Event e;
+  e.kind = is_load ? EventKind::Load : in.op == ir::Op::Store ? EventKind::Store : EventKind::Atomic;
+  e.loc = s.loc;
+  e.shape = pt.shape;
+  e.has_other = in.has_other;
+  const int64_t n = s.n;
+  e.offsets.resize(static_cast<size_t>(n));
+  e.lanes.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const bool active = !mask || mask[i];
+    const bool in_bounds = static_cast<uint64_t>(p[i].off) < static_cast<uint64_t>(views_[p[i].buf].extent);
+    e.offsets[i] = p[i].off;
+    e.lanes[i] = active ? (in_bounds ? LaneState::Active : LaneState::OutOfBounds)
+                        : (in_bounds ? LaneState::Masked : LaneState::MaskedOutOfBounds);
+  }
+  if (!is_load && L_.record_values) {
+    e.values.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) e.values[i] = eval::to_double(pt.dtype, value, i);
+  }
+  // The trace names the buffer of the first lane (a tile mixing buffers
+  // through where() is rare; every lane is still checked against its own).
+  if (n > 0) {
+    int idx = 0;
+    for (int64_t i = 0; i < p[0].buf; ++i) idx += L_.bufs[i] != nullptr;
+    e.buffer = idx;
+  }
+  trace_event(std::move(e));
+}
+
+void Exec::out_of_bounds(const Step& s, int64_t lane, const eval::PtrVal& pv, bool is_store) {
+  ProgramLog& lg = log();
+  (is_store ? lg.oob_stores : lg.oob_loads)++;
+  if (lg.oob.size() < RunResult::kMaxOob) {
+    const ir::Shape& shape = type(s.in->args[0]).shape;
+    lg.oob.push_back(OobAccess{pid_, is_store, L_.names[pv.buf], lane, lane_coords(shape, lane), shape, pv.off,
+                               views_[pv.buf].extent, s.in->loc});
+  }
+}
+
+template <size_t ES, ir::Op OP>
+void Exec::memory_lanes(const Step& s) {
+  using ir::Op;
+  constexpr bool kLoad = OP == Op::Load;
+  const ir::Instr& in = *s.in;
+  const int64_t n = s.n;
   const eval::PtrVal* p = as<eval::PtrVal>(in.args[0]);
   const uint8_t* mask = nullptr;
   const std::byte* other = nullptr;
   const std::byte* value = nullptr;
-  if (is_load) {
+  if constexpr (kLoad) {
     if (in.has_mask) mask = as<uint8_t>(in.args[1]);
     if (in.has_other) other = reg(in.args[2]);
   } else {
@@ -43,85 +104,68 @@ void Exec::memory(const Step& s) {
     if (in.has_mask) mask = as<uint8_t>(in.args[2]);
   }
   std::byte* out = in.dst >= 0 ? reg(in.dst) : nullptr;
-
-  Event* ev = nullptr;
-  if (traced_) {
-    ProgramLog& lg = log();
-    lg.events.emplace_back();
-    ev = &lg.events.back();
-    ev->kind = is_load ? EventKind::Load : in.op == Op::Store ? EventKind::Store : EventKind::Atomic;
-    ev->loc = s.loc;
-    ev->shape = pt.shape;
-    ev->has_other = in.has_other;
-    ev->offsets.resize(static_cast<size_t>(n));
-    ev->lanes.resize(static_cast<size_t>(n));
-    if (!is_load && L_.record_values) ev->values.resize(static_cast<size_t>(n));
-  }
-  // The trace names the buffer of the first lane (a tile mixing buffers
-  // through where() is rare; every lane is still checked against its own).
-  if (ev && n > 0) {
-    int buf = static_cast<int>(p[0].buf);
-    int idx = 0;
-    for (int i = 0; i < buf; ++i) idx += L_.bufs[i] != nullptr;
-    ev->buffer = idx;
-  }
+  if (traced_) record_memory_event(s, p, mask, value);
 
   for (int64_t i = 0; i < n; ++i) {
     const eval::PtrVal pv = p[i];
-    Buffer* b = L_.bufs[pv.buf];
-    const bool active = !mask || mask[i];
-    const bool in_bounds = pv.off >= 0 && pv.off < b->extent();
-    if (ev) {
-      ev->offsets[i] = pv.off;
-      ev->lanes[i] = active ? (in_bounds ? LaneState::Active : LaneState::OutOfBounds)
-                            : (in_bounds ? LaneState::Masked : LaneState::MaskedOutOfBounds);
-      if (!is_load && L_.record_values) ev->values[i] = eval::to_double(d, value, i);
-    }
-    if (!active) {
-      if (is_load) {
-        if (other) std::memcpy(out + i * es, other + i * es, es);
-        else std::memset(out + i * es, 0, es);  // tl:: defines 0 (SEMANTICS §9)
-      } else if (out) {
-        std::memset(out + i * es, 0, es);  // masked atomic lanes return 0
+    const BufView& bv = views_[pv.buf];
+    if (mask && !mask[i]) {
+      if constexpr (kLoad) {
+        if (other) copy_elem<ES>(out + i * ES, other + i * ES);
+        else std::memset(out + i * ES, 0, ES);  // tl:: defines 0 (SEMANTICS §9)
+      } else if constexpr (OP == Op::AtomicAdd) {
+        std::memset(out + i * ES, 0, ES);  // masked atomic lanes return 0
       }
       continue;
     }
-    if (!in_bounds) {
-      ProgramLog& lg = log();
-      (is_load ? lg.oob_loads : lg.oob_stores)++;
-      if (lg.oob.size() < RunResult::kMaxOob)
-        lg.oob.push_back(OobAccess{pid_, !is_load, L_.names[pv.buf], i, lane_coords(pt.shape, i), pt.shape, pv.off,
-                                   b->extent(), in.loc});
-      if (out) eval::write_poison(d, out, i);
+    if (static_cast<uint64_t>(pv.off) >= static_cast<uint64_t>(bv.extent)) {
+      out_of_bounds(s, i, pv, !kLoad);
+      if (out) eval::write_poison(s.dtype, out, i);
       continue;
     }
-    std::byte* addr = b->data() + pv.off * static_cast<int64_t>(es);
-    if (L_.detect_conflicts && L_.param_written[pv.buf]) {
-      LaunchState::Shadow& sh = L_.shadows[worker_];
-      uint32_t& w = sh.wrote[pv.buf][pv.off];
-      uint32_t& r = sh.read[pv.buf][pv.off];
+    if (bv.wrote) {
       // Within this worker: another program's write, or (for a write)
       // another program's read, of the same element is a conflict.
+      uint32_t& w = bv.wrote[pv.off];
+      uint32_t& r = bv.read[pv.off];
       if (w && w != me_) L_.conflict = true;
-      if (is_load) r = (r && r != me_) ? kManyReaders : me_;
-      else {
+      if constexpr (kLoad) {
+        r = (r && r != me_) ? kManyReaders : me_;
+      } else {
         if (r && r != me_) L_.conflict = true;
         w = me_;
       }
     }
-    if (is_load) {
-      if (es == 4) std::memcpy(out + i * 4, addr, 4);
-      else std::memcpy(out + i * es, addr, es);
-    } else if (in.op == Op::Store) {
-      std::memcpy(addr, value + i * es, es);
+    std::byte* addr = bv.data + pv.off * static_cast<int64_t>(ES);
+    if constexpr (kLoad) {
+      copy_elem<ES>(out + i * ES, addr);
+    } else if constexpr (OP == Op::Store) {
+      copy_elem<ES>(addr, value + i * ES);
     } else {
       // Atomic add: return the old value, write old + value (element dtype).
-      std::memcpy(out + i * es, addr, es);
+      copy_elem<ES>(out + i * ES, addr);
       eval::ArithFlags flags;
-      eval::binary(Op::Add, d, addr, value + i * es, addr, 1, false, flags);
+      eval::binary(Op::Add, s.dtype, addr, value + i * ES, addr, 1, false, flags);
     }
   }
-  if (ev) log().trace_bytes += Trace::event_bytes(*ev);
+}
+
+template <ir::Op OP>
+void Exec::memory_op(const Step& s) {
+  switch (s.elem) {
+    case 1: memory_lanes<1, OP>(s); return;
+    case 2: memory_lanes<2, OP>(s); return;
+    case 4: memory_lanes<4, OP>(s); return;
+    default: memory_lanes<8, OP>(s); return;
+  }
+}
+
+void Exec::memory(const Step& s) {
+  switch (s.op) {
+    case ir::Op::Load: memory_op<ir::Op::Load>(s); return;
+    case ir::Op::Store: memory_op<ir::Op::Store>(s); return;
+    default: memory_op<ir::Op::AtomicAdd>(s); return;
+  }
 }
 
 }  // namespace tl

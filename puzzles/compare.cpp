@@ -59,7 +59,11 @@ OutputComparison compare_output(const Puzzle& p, const SizeSet& set, const tl::B
     out_sq += e.value * e.value;
     if (finite && std::fabs(diff) <= bound) continue;
 
+    const MismatchKind kind = e.never_written ? MismatchKind::NeverWritten
+                              : !finite       ? MismatchKind::NonFinite
+                                              : MismatchKind::WrongValue;
     ++c.mismatch_count;
+    ++(kind == MismatchKind::NeverWritten ? c.never_written : kind == MismatchKind::NonFinite ? c.non_finite : c.wrong_value);
     std::vector<int64_t> index = unravel(i, shape);
     ProgramId owner = owner_of(p, set, index);
     owners.insert(owner);
@@ -72,9 +76,7 @@ OutputComparison compare_output(const Puzzle& p, const SizeSet& set, const tl::B
     m.expected = ref[i];
     m.abs_diff = std::fabs(diff);
     m.owner = owner;
-    m.kind = e.never_written ? MismatchKind::NeverWritten
-             : !finite       ? MismatchKind::NonFinite
-                             : MismatchKind::WrongValue;
+    m.kind = kind;
     c.mismatches.push_back(std::move(m));
   }
 

@@ -14,6 +14,7 @@ namespace puzzles {
 struct OutputComparison {
   double err = 0;  // ‖out − ref‖₂ / ‖ref‖₂ (‖out‖₂ when ‖ref‖₂ = 0); +inf if any out is not finite
   int64_t mismatch_count = 0, total = 0;
+  int64_t never_written = 0, non_finite = 0, wrong_value = 0;  // mismatch_count split by kind
   std::vector<Mismatch> mismatches;  // the first `max_mismatches`, row-major
   std::vector<ProgramId> owners;     // distinct owners of all mismatches, sorted, at most kMaxOwners
   int64_t owner_count = 0;           // distinct owners in all

@@ -70,6 +70,9 @@ void record_result(const tl::RunResult& result, RunReport& r) {
 void record_comparison(OutputComparison c, RunReport& r) {
   r.err = c.err;
   r.mismatch_count = c.mismatch_count;
+  r.never_written = c.never_written;
+  r.non_finite = c.non_finite;
+  r.wrong_value = c.wrong_value;
   r.total = c.total;
   r.mismatches = std::move(c.mismatches);
   r.owners = std::move(c.owners);

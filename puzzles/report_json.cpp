@@ -73,6 +73,9 @@ nlohmann::ordered_json run_json(const RunReport& r) {
   j["err"] = number(r.err);
   j["threshold"] = r.threshold;
   j["mismatch_count"] = r.mismatch_count;
+  j["never_written"] = r.never_written;
+  j["non_finite"] = r.non_finite;
+  j["wrong_value"] = r.wrong_value;
   j["total"] = r.total;
   j["mismatches"] = mismatches;
   j["owners"] = owners;

@@ -18,9 +18,11 @@ std::string puzzle_list_to_json(const std::vector<Puzzle>& puzzles, int indent =
 //  sets: [{name, stresses, pass, max_err, runs: [run...]}]}
 std::string report_to_json(const PuzzleReport& r, int indent = 2);
 
-// {puzzle, set, seed, sizes, blocks, grid, status, error_kind, error, err,
-//  threshold, mismatch_count, total, mismatches, owners, owner_count,
-//  oob_loads, oob_stores, oob, modified_inputs, notes, printed}
+// {puzzle, puzzle_id, set, seed, sizes, blocks, grid, status, reasons,
+//  error_kind, error (errors only), err, threshold, mismatch_count,
+//  never_written, non_finite, wrong_value, total, mismatches, owners,
+//  owner_count, oob_loads, oob_stores, oob, modified_inputs, notes, printed,
+//  traced}
 std::string run_to_json(const RunReport& r, int indent = 2);
 
 }  // namespace puzzles

@@ -30,10 +30,12 @@ std::vector<std::string> failure_reasons(const RunReport& r) {
     why.push_back(r.error_kind + " error");
     return why;
   }
-  if (!(r.err <= r.threshold)) {
+  if (r.never_written > 0) why.push_back(std::to_string(r.never_written) + " elements never written");
+  if (r.non_finite > 0) why.push_back(std::to_string(r.non_finite) + " non-finite values");
+  if (std::isfinite(r.err) && !(r.err <= r.threshold)) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "wrong output (err %.3g > %.3g)", r.err, r.threshold);
-    why.push_back(std::isinf(r.err) ? "wrong output (non-finite values)" : buf);
+    why.emplace_back(buf);
   }
   if (r.oob_loads + r.oob_stores > 0) why.push_back("out-of-bounds access");
   if (!r.modified_inputs.empty()) why.push_back("input modified");

@@ -78,6 +78,7 @@ struct RunReport {
   double err = 0;        // normwise relative error; +inf when any output is not finite
   double threshold = 0;
   int64_t mismatch_count = 0, total = 0;
+  int64_t never_written = 0, non_finite = 0, wrong_value = 0;  // mismatch_count split by kind
   std::vector<Mismatch> mismatches;  // the first ones in row-major order
   std::vector<ProgramId> owners;     // owners of all mismatching elements, sorted (capped)
   int64_t owner_count = 0;           // number of distinct owners, even past the cap
@@ -93,8 +94,9 @@ struct RunReport {
   bool passed() const { return status == RunStatus::Pass; }
 };
 
-// Why a run did not pass, in words: "build error", "wrong output
-// (err 0.08 > 1e-4)", "out-of-bounds access", "input modified". Empty for a pass.
+// Why a run did not pass, in words: "build error", "200 elements never
+// written", "3 non-finite values", "wrong output (err 0.08 > 0.0001)",
+// "out-of-bounds access", "input modified". Empty for a pass.
 std::vector<std::string> failure_reasons(const RunReport& r);
 
 struct SetReport {

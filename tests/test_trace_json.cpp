@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -233,6 +234,22 @@ TEST_CASE("trace JSON has the documented header and compact lanes", "[trace]") {
 TEST_CASE("an empty trace round-trips", "[trace]") {
   Trace empty;
   check_same(empty, tl::trace_from_json(tl::trace_to_json(empty)));
+}
+
+TEST_CASE("the example in docs/trace-format.md loads", "[trace]") {
+  std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/docs/trace-format.md");
+  REQUIRE(in);
+  std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t start = doc.find("```json\n");
+  REQUIRE(start != std::string::npos);
+  start += 8;
+  std::string example = doc.substr(start, doc.find("```", start) - start);
+  Trace t = tl::trace_from_json(example);
+  CHECK(t.kernel == "add");
+  REQUIRE(t.programs.size() == 1);
+  REQUIRE(t.programs[0].events.size() == 1);
+  CHECK(t.programs[0].events[0].lanes[2] == LaneState::MaskedOutOfBounds);
+  check_same(t, tl::trace_from_json(tl::trace_to_json(t)));
 }
 
 TEST_CASE("trace files save and load", "[trace]") {

@@ -1,0 +1,179 @@
+// The interpreter benchmark (issue 2): the 12-puzzle suite at canonical
+// sizes, and the at-scale cases of ANCHORS.md's interpreter table, each with
+// tracing off and full, next to a plain C++ loop computing the same result.
+// Not a test: it prints numbers for bench/RESULTS.md.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness.h"
+#include "inputs.h"
+#include "registry.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Median of `reps` timings of f, in milliseconds.
+double median_ms(const std::function<void()>& f, int reps) {
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    auto a = Clock::now();
+    f();
+    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+tl::RunOptions options(tl::TraceMode mode) {
+  tl::RunOptions o;
+  o.trace = mode;
+  return o;
+}
+
+// ---- Plain loops computing what each at-scale kernel computes ------------
+
+void plain_matmul(const float* x, const float* y, float* z, int M, int N, int K) {
+  std::fill(z, z + static_cast<size_t>(M) * N, 0.0f);
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) {
+      float a = x[static_cast<size_t>(i) * K + k];
+      for (int j = 0; j < N; ++j) z[static_cast<size_t>(i) * N + j] += a * y[static_cast<size_t>(k) * N + j];
+    }
+}
+
+void plain_softmax(const float* x, float* z, int R, int T) {
+  for (int i = 0; i < R; ++i) {
+    const float* row = x + static_cast<size_t>(i) * T;
+    float m = -INFINITY, d = 0;
+    for (int t = 0; t < T; ++t) m = std::max(m, row[t]);
+    for (int t = 0; t < T; ++t) d += std::exp2((row[t] - m) * 1.44269504f);
+    for (int t = 0; t < T; ++t) z[static_cast<size_t>(i) * T + t] = std::exp2((row[t] - m) * 1.44269504f) / d;
+  }
+}
+
+void plain_outer_add(const float* x, const float* y, float* z, int N0, int N1) {
+  for (int j = 0; j < N1; ++j)
+    for (int i = 0; i < N0; ++i) z[static_cast<size_t>(j) * N0 + i] = x[i] + y[j];
+}
+
+void plain_conv2d(const float* x, const float* k, float* z, int N0, int H, int W, int KH, int KW) {
+  for (int i = 0; i < N0; ++i)
+    for (int h = 0; h < H; ++h)
+      for (int w = 0; w < W; ++w) {
+        float s = 0;
+        for (int a = 0; a < KH && h + a < H; ++a)
+          for (int b = 0; b < KW && w + b < W; ++b) s += k[a * KW + b] * x[(static_cast<size_t>(i) * H + h + a) * W + w + b];
+        z[(static_cast<size_t>(i) * H + h) * W + w] = s;
+      }
+}
+
+struct AtScale {
+  const char* name;
+  const char* puzzle;
+  puzzles::SizeSet set;
+  double triton_interp_s;  // ANCHORS.md, 16 cores
+  std::function<void(puzzles::RunBuffers&)> plain;
+};
+
+const float* in(puzzles::RunBuffers& b, int i) { return b.inputs[i].as<float>(); }
+
+std::vector<AtScale> at_scale_cases() {
+  std::vector<AtScale> cases;
+  cases.push_back({"matmul 256^3, blocks 32x32x32", "batched_matmul",
+                   {"scale", {{"N0", 256}, {"N1", 256}, {"N2", 1}, {"MID", 256}}, {},
+                    {{"B0", 32}, {"B1", 32}, {"B2", 1}, {"B_MID", 32}}, "", {}},
+                   2.94, [](puzzles::RunBuffers& b) { plain_matmul(in(b, 0), in(b, 1), b.output.as<float>(), 256, 256, 256); }});
+  cases.push_back({"softmax 256x4096, B0=1 B1=256", "long_softmax",
+                   {"scale", {{"N0", 256}, {"T", 4096}}, {}, {{"B0", 1}, {"B1", 256}}, "", {}},
+                   20.2, [](puzzles::RunBuffers& b) { plain_softmax(in(b, 0), b.output.as<float>(), 256, 4096); }});
+  cases.push_back({"outer add 1024^2, blocks 32x32", "outer_add_block",
+                   {"scale", {{"N0", 1024}, {"N1", 1024}}, {}, {{"B0", 32}, {"B1", 32}}, "", {}},
+                   2.07, [](puzzles::RunBuffers& b) { plain_outer_add(in(b, 0), in(b, 1), b.output.as<float>(), 1024, 1024); }});
+  cases.push_back({"conv2d 64x16x16, 4x4, B0=1", "conv2d",
+                   {"scale", {{"N0", 64}, {"H", 16}, {"W", 16}}, {{"KH", 4}, {"KW", 4}}, {{"B0", 1}}, "", {}},
+                   89.4, [](puzzles::RunBuffers& b) { plain_conv2d(in(b, 0), in(b, 1), b.output.as<float>(), 64, 16, 16, 4, 4); }});
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 11;
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--json")) json = true;
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+    else {
+      std::printf("usage: tilescope_interp_bench [--reps N] [--json]\n"
+                  "Times the interpreter on the puzzle suite and the at-scale cases of ANCHORS.md.\n");
+      return std::strcmp(argv[i], "--help") ? 2 : 0;
+    }
+  }
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::string js = "{\"cores\": " + std::to_string(cores) + ", \"suite\": {";
+
+  // The suite: one launch per puzzle, canonical sizes, seed 0.
+  std::vector<puzzles::RunBuffers> bufs;
+  std::vector<std::vector<tl::Arg>> args;
+  const auto& all = puzzles::all_puzzles();
+  bufs.reserve(all.size());
+  for (const puzzles::Puzzle& p : all) bufs.push_back(puzzles::make_buffers(p, p.sets[0], 0));
+  for (size_t i = 0; i < all.size(); ++i) args.push_back(puzzles::launch_args(all[i].sets[0], bufs[i]));
+  auto suite = [&](tl::TraceMode mode) {
+    for (size_t i = 0; i < all.size(); ++i)
+      tl::run(*all[i].solution, puzzles::grid_for(all[i].sets[0]), args[i], options(mode));
+  };
+  suite(tl::TraceMode::Full);  // warm: builds every specialization once
+  double suite_off = median_ms([&] { suite(tl::TraceMode::Off); }, reps);
+  double suite_full = median_ms([&] { suite(tl::TraceMode::Full); }, reps);
+  if (!json) {
+    std::printf("tilescope interpreter benchmark (%u cores, median of %d)\n\n", cores, reps);
+    std::printf("12-puzzle suite, canonical sizes, one seed: tracing off %.2f ms, full %.2f ms "
+                "(target <= 10 ms full; Triton interpreter 2.42 s on 16 cores)\n\n",
+                suite_off, suite_full);
+    std::printf("%-34s %12s %12s %12s %8s %14s\n", "at-scale case", "trace off", "trace full", "plain loop",
+                "ratio", "Triton interp");
+  }
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "\"off_ms\": %.3f, \"full_ms\": %.3f}, \"cases\": [", suite_off, suite_full);
+  js += buf;
+
+  bool first = true;
+  for (AtScale& c : at_scale_cases()) {
+    const puzzles::Puzzle* p = puzzles::find_puzzle(c.puzzle);
+    puzzles::RunBuffers b = puzzles::make_buffers(*p, c.set, 0);
+    auto a = puzzles::launch_args(c.set, b);
+    tl::Grid g = puzzles::grid_for(c.set);
+    tl::run(*p->solution, g, a);  // warm
+    double off = median_ms([&] { tl::run(*p->solution, g, a, options(tl::TraceMode::Off)); }, reps);
+    double full = median_ms([&] { tl::run(*p->solution, g, a, options(tl::TraceMode::Full)); }, std::max(1, reps / 3));
+    puzzles::RunBuffers pb = puzzles::make_buffers(*p, c.set, 0);
+    double plain = median_ms([&] { c.plain(pb); }, reps);
+    // The plain loop must compute what the kernel computed.
+    double maxdiff = 0, maxref = 0;
+    for (int64_t i = 0; i < b.output.numel(); ++i) {
+      maxdiff = std::max(maxdiff, std::fabs(b.output.get(i) - pb.output.get(i)));
+      maxref = std::max(maxref, std::fabs(pb.output.get(i)));
+    }
+    if (!json)
+      std::printf("%-34s %9.2f ms %9.2f ms %9.3f ms %7.1fx %11.1f s%s\n", c.name, off, full, plain, off / plain,
+                  c.triton_interp_s, maxdiff > 1e-3 * std::max(1.0, maxref) ? "  (RESULTS DIFFER)" : "");
+    std::snprintf(buf, sizeof buf,
+                  "%s{\"case\": \"%s\", \"off_ms\": %.3f, \"full_ms\": %.3f, \"plain_ms\": %.4f, \"ratio\": %.2f, "
+                  "\"triton_interp_s\": %.2f, \"max_abs_diff\": %.3g}",
+                  first ? "" : ", ", c.name, off, full, plain, off / plain, c.triton_interp_s, maxdiff);
+    js += buf;
+    first = false;
+  }
+  js += "]}";
+  if (json) std::printf("%s\n", js.c_str());
+  return 0;
+}
