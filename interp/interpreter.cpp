@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "error.h"
+#include "eval.h"
 #include "exec.h"
 
 namespace tl {
@@ -78,7 +79,14 @@ void build_trace_header(Trace& t, const ir::Kernel& k, const LaunchState& L, con
     std::string nm = param_name(def, opt, args, i);
     if (p.kind == ir::ParamKind::Pointer) {
       const Buffer* b = L.bufs[i];
-      t.buffers.push_back(TraceBuffer{nm, b->dtype(), b->shape(), b->strides(), b->extent(), static_cast<int>(i)});
+      TraceBuffer tb;
+      tb.name = nm;
+      tb.dtype = b->dtype();
+      tb.shape = b->shape();
+      tb.strides = b->strides();
+      tb.extent = b->extent();
+      tb.param_index = static_cast<int>(i);
+      t.buffers.push_back(std::move(tb));
     } else if (p.kind == ir::ParamKind::Scalar) {
       t.scalars.push_back(TraceScalar{nm, p.dtype == DType::f32 ? L.floats[i] : static_cast<double>(L.ints[i]), false});
     } else {
@@ -87,6 +95,12 @@ void build_trace_header(Trace& t, const ir::Kernel& k, const LaunchState& L, con
   }
   t.locations = L.locations;
   t.budget_bytes = opt.trace_budget_bytes;
+  for (TraceBuffer& tb : t.buffers) {
+    const Buffer* b = L.bufs[tb.param_index];
+    if (b->extent() > kTraceMaxValues || !opt.record_store_values) continue;
+    tb.values_before.resize(static_cast<size_t>(b->extent()));
+    for (int64_t i = 0; i < b->extent(); ++i) tb.values_before[i] = eval::to_double(b->dtype(), b->data(), i);
+  }
 }
 
 int worker_count(const RunOptions& opt, int64_t programs) {
@@ -148,6 +162,12 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     L.enable_conflict_detection(workers);
   }
 
+  std::shared_ptr<Trace> trace;
+  if (opt.trace != TraceMode::Off) {
+    trace = std::make_shared<Trace>();
+    build_trace_header(*trace, k, L, def, opt, args);
+  }
+
   auto execute = [&](int nworkers) {
     L.logs.clear();
     L.logs.resize(static_cast<size_t>(n));
@@ -196,11 +216,13 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     sequential = true;
   }
   result.sequential = sequential;
-
-  std::shared_ptr<Trace> trace;
-  if (opt.trace != TraceMode::Off) {
-    trace = std::make_shared<Trace>();
-    build_trace_header(*trace, k, L, def, opt, args);
+  if (trace) {
+    for (TraceBuffer& tb : trace->buffers) {
+      const Buffer* b = L.bufs[tb.param_index];
+      if (b->extent() > kTraceMaxValues || !opt.record_store_values) continue;
+      tb.values_after.resize(static_cast<size_t>(b->extent()));
+      for (int64_t i = 0; i < b->extent(); ++i) tb.values_after[i] = eval::to_double(b->dtype(), b->data(), i);
+    }
   }
   L.merge_logs(result, trace.get(), opt.trace_budget_bytes);
   result.trace = trace;

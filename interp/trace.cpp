@@ -24,6 +24,19 @@ const char* event_kind_name(EventKind k) {
   return "unknown";
 }
 
+const char* finding_kind_name(FindingKind k) {
+  switch (k) {
+    case FindingKind::OutOfBoundsLoad: return "out-of-bounds load";
+    case FindingKind::OutOfBoundsStore: return "out-of-bounds store";
+    case FindingKind::WriteConflict: return "write conflict";
+    case FindingKind::UninitializedRead: return "uninitialized read";
+    case FindingKind::UndefinedValueUsed: return "undefined value used";
+    case FindingKind::PoisonStored: return "poison stored";
+    case FindingKind::RuntimeIssue: return "runtime issue";
+  }
+  return "unknown";
+}
+
 int64_t Trace::event_bytes(const Event& e) {
   // The struct itself plus what its vectors and strings hold on the heap;
   // capacity slack and allocator headers are ignored, so this is a floor

@@ -53,6 +53,45 @@ struct TraceBuffer {
   std::vector<int64_t> shape, strides;
   int64_t extent = 0;
   int param_index = -1;
+  // Element values (by flat offset, [0, extent)) before and after the
+  // launch; empty when the buffer was too large to keep (see
+  // kTraceMaxValues) or values were not asked for.
+  std::vector<double> values_before, values_after;
+};
+
+// Buffers larger than this many elements keep no values in the trace.
+inline constexpr int64_t kTraceMaxValues = int64_t{1} << 22;
+
+// What the sanitizer found (issue 3 fills these; the viewer lists them).
+enum class FindingKind : uint8_t {
+  OutOfBoundsLoad,
+  OutOfBoundsStore,
+  WriteConflict,       // two programs store one element without atomics
+  UninitializedRead,   // an element of an output read before anything wrote it
+  UndefinedValueUsed,  // masked lanes without `other` reach a reduction, dot or store
+  PoisonStored,        // a value from an out-of-bounds load reaches memory
+  RuntimeIssue,        // division by zero, over-wide shift, failed device_assert
+};
+const char* finding_kind_name(FindingKind k);
+
+struct FindingExample {
+  std::array<int64_t, 3> pid{0, 0, 0};
+  int64_t lane = -1;                    // row-major lane in the tile
+  std::vector<int64_t> lane_index;      // the lane's tile coordinates
+  int64_t offset = 0;                   // element offset in the buffer
+  std::array<int64_t, 3> other_pid{-1, -1, -1};  // write conflict: the other program
+  int event = -1;                       // index into that program's traced events, -1 if untraced
+};
+
+// One finding per (op, kind), with counts and the first few examples.
+struct Finding {
+  FindingKind kind = FindingKind::OutOfBoundsLoad;
+  int loc = -1;     // index into Trace::locations
+  int buffer = -1;  // index into Trace::buffers
+  int64_t lanes = 0;     // lanes (elements) affected, all counted
+  int64_t programs = 0;  // distinct programs affected
+  std::string message;   // one line, e.g. "load from x: 24 lanes out of bounds [0, 200)"
+  std::vector<FindingExample> examples;
 };
 
 struct TraceScalar {
@@ -70,6 +109,7 @@ struct Trace {
   std::vector<TraceScalar> scalars;
   std::vector<SrcLoc> locations;
   std::vector<ProgramTrace> programs;  // in program-id order (pid0, pid1, pid2 lexicographic)
+  std::vector<Finding> findings;
   bool truncated = false;              // the byte budget stopped recording
   int64_t budget_bytes = 0;
   int64_t recorded_bytes = 0;

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -28,7 +30,10 @@ constexpr std::string_view kFormatName = "tilescope-trace";
 // The format's spelling of event kinds. Fixed by docs/trace-format.md, so it
 // is kept apart from event_kind_name(), which is free to change for display.
 constexpr std::string_view kKindNames[] = {"load", "store", "atomic", "dot", "reduce", "print"};
-constexpr int kNumKinds = static_cast<int>(std::size(kKindNames));
+// Likewise for finding kinds, in FindingKind order.
+constexpr std::string_view kFindingNames[] = {"out_of_bounds_load", "out_of_bounds_store", "write_conflict",
+                                              "uninitialized_read", "undefined_value_used", "poison_stored",
+                                              "runtime_issue"};
 
 bool is_memory(EventKind k) {
   return k == EventKind::Load || k == EventKind::Store || k == EventKind::Atomic;
@@ -43,7 +48,13 @@ Json encode_double(double v) {
   return v;
 }
 
-Json encode_grid(const std::array<int64_t, 3>& g) { return Json::array({g[0], g[1], g[2]}); }
+Json encode_doubles(const std::vector<double>& values) {
+  Json out = Json::array();
+  for (double v : values) out.push_back(encode_double(v));
+  return out;
+}
+
+Json encode_triple(const std::array<int64_t, 3>& g) { return Json::array({g[0], g[1], g[2]}); }
 
 Json encode_event(const Event& e) {
   Json j;
@@ -59,9 +70,7 @@ Json encode_event(const Event& e) {
     if (e.kind == EventKind::Load) {
       j["has_other"] = e.has_other;
     } else {
-      Json values = Json::array();
-      for (double v : e.values) values.push_back(encode_double(v));
-      j["values"] = std::move(values);
+      j["values"] = encode_doubles(e.values);
     }
   } else if (e.kind == EventKind::Reduce) {
     j["shape"] = e.shape;
@@ -76,6 +85,24 @@ Json encode_event(const Event& e) {
     j["text"] = e.text;
   }
   return j;
+}
+
+Json encode_finding(const Finding& f) {
+  Json examples = Json::array();
+  for (const FindingExample& x : f.examples)
+    examples.push_back({{"pid", encode_triple(x.pid)},
+                        {"lane", x.lane},
+                        {"lane_index", x.lane_index},
+                        {"offset", x.offset},
+                        {"other_pid", encode_triple(x.other_pid)},
+                        {"event", x.event}});
+  return {{"kind", kFindingNames[static_cast<int>(f.kind)]},
+          {"loc", f.loc},
+          {"buffer", f.buffer},
+          {"lanes", f.lanes},
+          {"programs", f.programs},
+          {"message", f.message},
+          {"examples", std::move(examples)}};
 }
 
 // ---------------------------------------------------------------- reading
@@ -106,17 +133,11 @@ struct Path {
 
 // "an array", "a string", ...: what a value is, for "expected X, got Y".
 std::string describe(const Json& v) {
-  switch (v.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::boolean: return "a boolean";
-    case Json::value_t::number_float: return "a non-integer number";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "an integer";
-    default: return "a " + std::string(v.type_name());
-  }
+  if (v.is_number_float()) return "a non-integer number";
+  if (v.is_number()) return "an integer";
+  if (v.is_null()) return "null";
+  std::string type = v.type_name();  // object, array, string, boolean
+  return (type[0] == 'a' || type[0] == 'o' ? "an " : "a ") + type;
 }
 
 [[noreturn]] void wrong_type(const Path& path, const char* expected, const Json& got) {
@@ -181,6 +202,28 @@ bool read_bool(const Json& v, const Path& path) {
   return v.get<bool>();
 }
 
+// An array of reals of length 0 ("not recorded") or `expected`.
+std::vector<double> read_optional_reals(const Json& v, const Path& path, size_t expected) {
+  require_array(v, path);
+  if (!v.empty() && v.size() != expected)
+    fail(path, "expected " + std::to_string(expected) + " values (or none), got " + std::to_string(v.size()));
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out.push_back(read_double(v[i], path.at(i)));
+  return out;
+}
+
+// The position of a string in a table of names (an enum's JSON spelling).
+int read_name(const Json& v, const Path& path, std::span<const std::string_view> names, const char* what) {
+  std::string s = read_string(v, path);
+  std::string known;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == s) return static_cast<int>(i);
+    known += (i ? ", " : "") + std::string(names[i]);
+  }
+  fail(path, "unknown " + std::string(what) + " \"" + s + "\" (expected one of: " + known + ")");
+}
+
 std::vector<int64_t> read_int_array(const Json& v, const Path& path, int64_t lo) {
   require_array(v, path);
   std::vector<int64_t> out;
@@ -221,6 +264,17 @@ auto field(const Json& obj, const Path& path, std::string_view key, Reader read,
   return read(member(obj, path, key), path.field(key), limits...);
 }
 
+// Reads array member `key` of `obj`, each element with `read_one`.
+template <class T, class ReadOne>
+std::vector<T> read_list(const Json& obj, const Path& p, std::string_view key, ReadOne read_one) {
+  Path list_path = p.field(key);
+  const Json& list = require_array(member(obj, p, key), list_path);
+  std::vector<T> out;
+  out.reserve(list.size());
+  for (size_t i = 0; i < list.size(); ++i) out.push_back(read_one(list[i], list_path.at(i)));
+  return out;
+}
+
 TraceBuffer read_buffer(const Json& v, const Path& p) {
   require_object(v, p);
   TraceBuffer b;
@@ -236,6 +290,9 @@ TraceBuffer read_buffer(const Json& v, const Path& p) {
                                  std::to_string(b.strides.size()));
   b.extent = field(v, p, "extent", read_int, 0, kInt64Max);
   b.param_index = field(v, p, "param_index", read_int32, -1, kIntMax);
+  const size_t extent = static_cast<size_t>(b.extent);
+  b.values_before = field(v, p, "values_before", read_optional_reals, extent);
+  b.values_after = field(v, p, "values_after", read_optional_reals, extent);
   return b;
 }
 
@@ -258,14 +315,41 @@ SrcLoc read_location(const Json& v, const Path& p) {
   return l;
 }
 
-// What events may refer to, for range checks.
-struct EventContext {
-  const std::vector<TraceBuffer>& buffers;
-  size_t num_locations;
+// The header, read first: events and findings refer into it.
+struct Header {
+  std::array<int64_t, 3> grid;
+  size_t num_buffers, num_locations;
 };
 
-void read_lanes(const Json& v, const Path& p, const TraceBuffer& buf, Event& e) {
+// An index into a table of `count` entries, or -1 where `none_ok`.
+int read_index(const Json& obj, const Path& p, std::string_view key, size_t count, const char* table, bool none_ok) {
+  int i = field(obj, p, key, read_int32, none_ok ? -1 : 0, kIntMax);
+  if (i >= 0 && static_cast<size_t>(i) >= count)
+    fail(p.field(key), std::string(table) + " index " + std::to_string(i) + " is out of range (the trace has " +
+                           std::to_string(count) + " " + table + "s)");
+  return i;
+}
+
+std::array<int64_t, 3> read_pid(const Json& obj, const Path& p, std::string_view key, const Header& h) {
+  std::array<int64_t, 3> pid = field(obj, p, key, read_triple, 0);
+  for (size_t i = 0; i < 3; ++i)
+    if (pid[i] >= h.grid[i])
+      fail(p.field(key).at(i), "program id " + std::to_string(pid[i]) + " is outside the grid (size " +
+                                   std::to_string(h.grid[i]) + " on axis " + std::to_string(i) + ")");
+  return pid;
+}
+
+void read_memory_event(const Json& v, const Path& p, const Header& h, Event& e) {
+  // The buffer of the tile's first lane. Lane states were decided against
+  // each lane's own buffer, which differs in the rare tile that mixes
+  // buffers, so offsets are not checked against this buffer's extent.
+  e.buffer = read_index(v, p, "buffer", h.num_buffers, "buffer", false);
+  e.shape = field(v, p, "shape", read_shape);
   const size_t lanes = static_cast<size_t>(ir::numel(e.shape));
+  e.offsets = field(v, p, "offsets", read_int_array, kInt64Min);
+  if (e.offsets.size() != lanes)
+    fail(p.field("offsets"), "expected " + std::to_string(lanes) + " offsets, got " + std::to_string(e.offsets.size()));
+
   Path lanes_path = p.field("lanes");
   const Json& states_json = member(v, p, "lanes");
   if (!states_json.is_string()) wrong_type(lanes_path, "a string of lane states", states_json);
@@ -281,40 +365,12 @@ void read_lanes(const Json& v, const Path& p, const TraceBuffer& buf, Event& e) 
       fail(lanes_path.at(i), "invalid lane state " + shown + " (expected '0'..'3')");
     }
     e.lanes[i] = static_cast<LaneState>(c - '0');
-    // The state says whether the offset is inside the buffer. The viewer
-    // draws in-bounds lanes into the buffer's grid, so the two must agree.
-    bool in_bounds = e.offsets[i] >= 0 && e.offsets[i] < buf.extent;
-    bool says_in_bounds = e.lanes[i] == LaneState::Active || e.lanes[i] == LaneState::Masked;
-    if (in_bounds != says_in_bounds)
-      fail(lanes_path.at(i), std::string("lane state '") + c + "' (" + lane_state_name(e.lanes[i]) +
-                                 ") contradicts offset " + std::to_string(e.offsets[i]) + " (buffer \"" + buf.name +
-                                 "\" has offsets [0, " + std::to_string(buf.extent) + "))");
   }
-}
 
-void read_memory_event(const Json& v, const Path& p, const EventContext& ctx, Event& e) {
-  e.buffer = field(v, p, "buffer", read_int32, 0, kIntMax);
-  if (static_cast<size_t>(e.buffer) >= ctx.buffers.size())
-    fail(p.field("buffer"), "buffer index " + std::to_string(e.buffer) + " is out of range (the trace has " +
-                                std::to_string(ctx.buffers.size()) + " buffers)");
-  e.shape = field(v, p, "shape", read_shape);
-  const size_t lanes = static_cast<size_t>(ir::numel(e.shape));
-  e.offsets = field(v, p, "offsets", read_int_array, kInt64Min);
-  if (e.offsets.size() != lanes)
-    fail(p.field("offsets"), "expected " + std::to_string(lanes) + " offsets, got " + std::to_string(e.offsets.size()));
-  read_lanes(v, p, ctx.buffers[e.buffer], e);
-
-  if (e.kind == EventKind::Load) {
+  if (e.kind == EventKind::Load)
     e.has_other = field(v, p, "has_other", read_bool);
-    return;
-  }
-  // Stores and atomics: recording values is optional (empty = not recorded).
-  Path values_path = p.field("values");
-  const Json& values = require_array(member(v, p, "values"), values_path);
-  if (!values.empty() && values.size() != lanes)
-    fail(values_path, "expected " + std::to_string(lanes) + " values (or none), got " + std::to_string(values.size()));
-  e.values.reserve(values.size());
-  for (size_t i = 0; i < values.size(); ++i) e.values.push_back(read_double(values[i], values_path.at(i)));
+  else
+    e.values = field(v, p, "values", read_optional_reals, lanes);
 }
 
 void read_dot_event(const Json& v, const Path& p, Event& e) {
@@ -332,23 +388,13 @@ void read_dot_event(const Json& v, const Path& p, Event& e) {
                 " (expected [.., M, K] x [.., K, N] -> [.., M, N])");
 }
 
-Event read_event(const Json& v, const Path& p, const EventContext& ctx) {
+Event read_event(const Json& v, const Path& p, const Header& h) {
   require_object(v, p);
   Event e;
-  std::string kind = field(v, p, "kind", read_string);
-  int k = 0;
-  while (k < kNumKinds && kKindNames[k] != kind) ++k;
-  if (k == kNumKinds)
-    fail(p.field("kind"), "unknown event kind \"" + kind + "\" (expected load, store, atomic, dot, reduce or print)");
-  e.kind = static_cast<EventKind>(k);
-
-  e.loc = field(v, p, "loc", read_int32, 0, kIntMax);
-  if (static_cast<size_t>(e.loc) >= ctx.num_locations)
-    fail(p.field("loc"), "location index " + std::to_string(e.loc) + " is out of range (the trace has " +
-                             std::to_string(ctx.num_locations) + " locations)");
-
+  e.kind = static_cast<EventKind>(field(v, p, "kind", read_name, std::span(kKindNames), "event kind"));
+  e.loc = read_index(v, p, "loc", h.num_locations, "location", false);
   if (is_memory(e.kind)) {
-    read_memory_event(v, p, ctx, e);
+    read_memory_event(v, p, h, e);
   } else if (e.kind == EventKind::Reduce) {
     e.shape = field(v, p, "shape", read_shape);
     int rank = static_cast<int>(e.shape.size());
@@ -363,30 +409,49 @@ Event read_event(const Json& v, const Path& p, const EventContext& ctx) {
   return e;
 }
 
-ProgramTrace read_program(const Json& v, const Path& p, const std::array<int64_t, 3>& grid, const EventContext& ctx) {
+ProgramTrace read_program(const Json& v, const Path& p, const Header& h) {
   require_object(v, p);
   ProgramTrace prog;
-  prog.pid = field(v, p, "pid", read_triple, 0);
-  for (size_t i = 0; i < 3; ++i)
-    if (prog.pid[i] >= grid[i])
-      fail(p.field("pid").at(i), "program id " + std::to_string(prog.pid[i]) + " is outside the grid (size " +
-                                     std::to_string(grid[i]) + " on axis " + std::to_string(i) + ")");
-  Path events_path = p.field("events");
-  const Json& events = require_array(member(v, p, "events"), events_path);
-  prog.events.reserve(events.size());
-  for (size_t i = 0; i < events.size(); ++i) prog.events.push_back(read_event(events[i], events_path.at(i), ctx));
+  prog.pid = read_pid(v, p, "pid", h);
+  prog.events = read_list<Event>(v, p, "events", [&](const Json& e, const Path& ep) { return read_event(e, ep, h); });
   return prog;
 }
 
-// Reads array member `key` of `root`, each element with `read_one`.
-template <class T, class ReadOne>
-std::vector<T> read_list(const Json& root, const Path& p, std::string_view key, ReadOne read_one) {
-  Path list_path = p.field(key);
-  const Json& list = require_array(member(root, p, key), list_path);
-  std::vector<T> out;
-  out.reserve(list.size());
-  for (size_t i = 0; i < list.size(); ++i) out.push_back(read_one(list[i], list_path.at(i)));
-  return out;
+// Traced programs by program id, for findings that point at their events.
+using ProgramIndex = std::map<std::array<int64_t, 3>, const ProgramTrace*>;
+
+FindingExample read_example(const Json& v, const Path& p, const Header& h, const ProgramIndex& traced) {
+  require_object(v, p);
+  FindingExample x;
+  x.pid = read_pid(v, p, "pid", h);
+  x.lane = field(v, p, "lane", read_int, -1, kInt64Max);
+  x.lane_index = field(v, p, "lane_index", read_int_array, 0);
+  x.offset = field(v, p, "offset", read_int, kInt64Min, kInt64Max);
+  // [-1, -1, -1] when there is no other program.
+  x.other_pid = field(v, p, "other_pid", read_triple, -1);
+  if (x.other_pid != std::array<int64_t, 3>{-1, -1, -1}) x.other_pid = read_pid(v, p, "other_pid", h);
+  auto it = traced.find(x.pid);
+  size_t num_events = it == traced.end() ? 0 : it->second->events.size();
+  x.event = field(v, p, "event", read_int32, -1, kIntMax);
+  if (x.event >= 0 && static_cast<size_t>(x.event) >= num_events)
+    fail(p.field("event"), "event index " + std::to_string(x.event) + " is out of range (program " +
+                               encode_triple(x.pid).dump() + " has " + std::to_string(num_events) + " traced events)");
+  return x;
+}
+
+Finding read_finding(const Json& v, const Path& p, const Header& h, const ProgramIndex& traced) {
+  require_object(v, p);
+  Finding f;
+  f.kind = static_cast<FindingKind>(field(v, p, "kind", read_name, std::span(kFindingNames), "finding kind"));
+  f.loc = read_index(v, p, "loc", h.num_locations, "location", true);
+  f.buffer = read_index(v, p, "buffer", h.num_buffers, "buffer", true);
+  f.lanes = field(v, p, "lanes", read_int, 0, kInt64Max);
+  f.programs = field(v, p, "programs", read_int, 0, kInt64Max);
+  f.message = field(v, p, "message", read_string);
+  f.examples = read_list<FindingExample>(v, p, "examples", [&](const Json& x, const Path& xp) {
+    return read_example(x, xp, h, traced);
+  });
+  return f;
 }
 
 Trace read_trace(const Json& root) {
@@ -409,10 +474,20 @@ Trace read_trace(const Json& root) {
   t.buffers = read_list<TraceBuffer>(root, top, "buffers", read_buffer);
   t.scalars = read_list<TraceScalar>(root, top, "scalars", read_scalar);
   t.locations = read_list<SrcLoc>(root, top, "locations", read_location);
-  EventContext ctx{t.buffers, t.locations.size()};
-  t.programs = read_list<ProgramTrace>(root, top, "programs", [&](const Json& v, const Path& p) {
-    return read_program(v, p, t.grid, ctx);
-  });
+  const Header h{t.grid, t.buffers.size(), t.locations.size()};
+
+  t.programs = read_list<ProgramTrace>(root, top, "programs",
+                                       [&](const Json& v, const Path& p) { return read_program(v, p, h); });
+  ProgramIndex traced;
+  for (size_t i = 0; i < t.programs.size(); ++i) {
+    auto [it, added] = traced.emplace(t.programs[i].pid, &t.programs[i]);
+    if (!added)
+      fail(top.field("programs").at(i).field("pid"), "program " + encode_triple(t.programs[i].pid).dump() +
+                                                           " appears twice (also programs[" +
+                                                           std::to_string(it->second - t.programs.data()) + "])");
+  }
+  t.findings = read_list<Finding>(root, top, "findings",
+                                  [&](const Json& v, const Path& p) { return read_finding(v, p, h, traced); });
   t.truncated = field(root, top, "truncated", read_bool);
   t.budget_bytes = field(root, top, "budget_bytes", read_int, 0, kInt64Max);
   t.recorded_bytes = field(root, top, "recorded_bytes", read_int, 0, kInt64Max);
@@ -442,7 +517,7 @@ std::string trace_to_json(const Trace& t, int indent) {
   j["version"] = kTraceVersion;
   j["kernel"] = t.kernel;
   j["source_file"] = t.source_file;
-  j["grid"] = encode_grid(t.grid);
+  j["grid"] = encode_triple(t.grid);
   j["buffers"] = Json::array();
   for (const TraceBuffer& b : t.buffers)
     j["buffers"].push_back({{"name", b.name},
@@ -450,7 +525,9 @@ std::string trace_to_json(const Trace& t, int indent) {
                             {"shape", b.shape},
                             {"strides", b.strides},
                             {"extent", b.extent},
-                            {"param_index", b.param_index}});
+                            {"param_index", b.param_index},
+                            {"values_before", encode_doubles(b.values_before)},
+                            {"values_after", encode_doubles(b.values_after)}});
   j["scalars"] = Json::array();
   for (const TraceScalar& s : t.scalars)
     j["scalars"].push_back({{"name", s.name}, {"value", encode_double(s.value)}, {"constant", s.constant}});
@@ -460,8 +537,10 @@ std::string trace_to_json(const Trace& t, int indent) {
   for (const ProgramTrace& p : t.programs) {
     Json events = Json::array();
     for (const Event& e : p.events) events.push_back(encode_event(e));
-    j["programs"].push_back({{"pid", encode_grid(p.pid)}, {"events", std::move(events)}});
+    j["programs"].push_back({{"pid", encode_triple(p.pid)}, {"events", std::move(events)}});
   }
+  j["findings"] = Json::array();
+  for (const Finding& f : t.findings) j["findings"].push_back(encode_finding(f));
   j["truncated"] = t.truncated;
   j["budget_bytes"] = t.budget_bytes;
   j["recorded_bytes"] = t.recorded_bytes;
@@ -491,8 +570,7 @@ Trace trace_from_json(const std::string& text) {
 }
 
 void save_trace(const Trace& t, const std::string& path) {
-  std::string text = trace_to_json(t);
-  text += '\n';
+  std::string text = trace_to_json(t) + "\n";
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "wb"));
   if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
   bool ok = std::fwrite(text.data(), 1, text.size(), f.get()) == text.size();
