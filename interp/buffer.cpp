@@ -50,7 +50,13 @@ void Buffer::init_layout() {
 }
 
 Buffer::Buffer(const Buffer& o)
-    : name_(o.name_), dtype_(o.dtype_), shape_(o.shape_), strides_(o.strides_), extent_(o.extent_), owned_(o.owned_) {
+    : name_(o.name_),
+      dtype_(o.dtype_),
+      shape_(o.shape_),
+      strides_(o.strides_),
+      extent_(o.extent_),
+      owned_(o.owned_),
+      written_(o.written_) {
   data_ = o.owned_.empty() && o.extent_ > 0 ? o.data_ : owned_.data();
 }
 
@@ -67,7 +73,8 @@ Buffer::Buffer(Buffer&& o) noexcept
       dtype_(o.dtype_),
       shape_(std::move(o.shape_)),
       strides_(std::move(o.strides_)),
-      extent_(o.extent_) {
+      extent_(o.extent_),
+      written_(std::move(o.written_)) {
   bool owned = o.data_ == o.owned_.data();
   owned_ = std::move(o.owned_);
   data_ = owned ? owned_.data() : o.data_;
@@ -83,6 +90,7 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
     shape_ = std::move(o.shape_);
     strides_ = std::move(o.strides_);
     extent_ = o.extent_;
+    written_ = std::move(o.written_);
     owned_ = std::move(o.owned_);
     data_ = owned ? owned_.data() : o.data_;
     o.data_ = nullptr;

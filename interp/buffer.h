@@ -48,6 +48,15 @@ class Buffer {
   // The multi-index of an element offset of a dense buffer ("[2, 5]").
   std::string index_str(int64_t offset) const;
 
+  // Marks every element "never written" (an output the host did not fill):
+  // the sanitizer then flags loads of elements no launch has stored to, and
+  // reports elements a launch that writes the buffer leaves unwritten.
+  void mark_unwritten() { written_.assign(static_cast<size_t>(extent_), 0); }
+  bool tracks_writes() const { return !written_.empty(); }
+  // Per element 0/1 once mark_unwritten() was called (empty otherwise).
+  std::vector<uint8_t>& written_map() { return written_; }
+  const std::vector<uint8_t>& written_map() const { return written_; }
+
   template <class T>
   T* as() { return reinterpret_cast<T*>(data_); }
   template <class T>
@@ -60,6 +69,7 @@ class Buffer {
   int64_t extent_ = 0;
   std::vector<std::byte> owned_;
   std::byte* data_ = nullptr;
+  std::vector<uint8_t> written_;
   void init_layout();
 };
 

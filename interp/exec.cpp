@@ -14,7 +14,7 @@ LaunchState::LaunchState(const ir::Kernel& kernel, Grid g) : k(kernel), grid(g) 
 namespace {
 
 // Which pointer parameters each pointer register may point into.
-bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint64_t& written) {
+bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint64_t& written, uint64_t& read) {
   bool changed = false;
   auto join = [&](int dst, uint64_t m) {
     if ((from[dst] | m) != from[dst]) {
@@ -31,12 +31,16 @@ bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint6
       case ir::Op::Permute:
       case ir::Op::Copy: join(in.dst, from[in.args[0]]); break;
       case ir::Op::Where: join(in.dst, from[in.args[1]] | from[in.args[2]]); break;
-      case ir::Op::Store:
-      case ir::Op::AtomicAdd: written |= from[in.args[0]]; break;
+      case ir::Op::Store: written |= from[in.args[0]]; break;
+      case ir::Op::AtomicAdd:
+        written |= from[in.args[0]];
+        read |= from[in.args[0]];
+        break;
+      case ir::Op::Load: read |= from[in.args[0]]; break;
       default: break;
     }
-    if (in.body) changed |= propagate_provenance(*in.body, from, written);
-    if (in.else_body) changed |= propagate_provenance(*in.else_body, from, written);
+    if (in.body) changed |= propagate_provenance(*in.body, from, written, read);
+    if (in.else_body) changed |= propagate_provenance(*in.else_body, from, written, read);
   }
   return changed;
 }
@@ -46,13 +50,17 @@ bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint6
 void LaunchState::prepare() {
   plan = make_plan(k, locations);
   std::vector<uint64_t> from(k.regs.size(), 0);
-  uint64_t written = 0;
+  uint64_t written = 0, read = 0;
   // Loop-carried pointer registers need a second pass; a third confirms.
-  for (int pass = 0; pass < 8 && propagate_provenance(k.body, from, written); ++pass) {
+  for (int pass = 0; pass < 8 && propagate_provenance(k.body, from, written, read); ++pass) {
   }
   param_written.assign(k.params.size(), false);
-  for (size_t i = 0; i < k.params.size(); ++i)
-    param_written[i] = k.params[i].kind == ir::ParamKind::Pointer && (i >= 64 || (written >> i) & 1);
+  param_read.assign(k.params.size(), false);
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    bool ptr = k.params[i].kind == ir::ParamKind::Pointer;
+    param_written[i] = ptr && (i >= 64 || (written >> i) & 1);
+    param_read[i] = ptr && (i >= 64 || (read >> i) & 1);
+  }
 }
 
 std::vector<Buffer*> LaunchState::written_buffers() const {
@@ -106,6 +114,84 @@ void LaunchState::disable_conflict_detection() {
   shadows.clear();
 }
 
+int LaunchState::buffer_index(int param) const {
+  if (param < 0) return -1;
+  int idx = 0;
+  for (int i = 0; i < param; ++i) idx += bufs[i] != nullptr;
+  return idx;
+}
+
+namespace {
+
+int location_index(const std::vector<SrcLoc>& locs, const SrcLoc& loc) {
+  for (size_t i = 0; i < locs.size(); ++i)
+    if (locs[i] == loc) return static_cast<int>(i);
+  return -1;
+}
+
+// Groups one program's raw findings into the launch's list: one finding per
+// (kind, op, buffer), counting lanes and programs, keeping the first examples.
+void group_findings(const LaunchState& L, ProgramLog& lg, bool events_kept, RunResult& r) {
+  constexpr size_t kExamples = 5;
+  for (RawFinding& raw : lg.findings) {
+    int loc = raw.step >= 0 ? L.plan.steps[raw.step].loc : location_index(L.locations, raw.loc);
+    int buffer = L.buffer_index(raw.param);
+    Finding* f = nullptr;
+    for (Finding& g : r.findings)
+      if (g.kind == raw.kind && g.loc == loc && g.buffer == buffer && g.message == raw.message) f = &g;
+    if (!f) {
+      Finding g;
+      g.kind = raw.kind;
+      g.loc = loc;
+      g.buffer = buffer;
+      g.message = raw.message;
+      r.findings.push_back(std::move(g));
+      f = &r.findings.back();
+    }
+    f->lanes += raw.lanes;
+    f->programs += 1;
+    for (FindingExample& e : raw.examples) {
+      if (f->examples.size() >= kExamples) break;
+      if (!events_kept) e.event = -1;
+      f->examples.push_back(std::move(e));
+    }
+  }
+}
+
+}  // namespace
+
+void LaunchState::add_never_written(RunResult& r) const {
+  for (size_t p = 0; p < bufs.size(); ++p) {
+    const Buffer* b = bufs[p];
+    if (!b || !b->tracks_writes()) continue;
+    bool seen_before = false;  // one finding per buffer, even when bound twice
+    for (size_t q = 0; q < p; ++q) seen_before |= bufs[q] == b;
+    if (seen_before) continue;
+    const auto& w = b->written_map();
+    Finding f;
+    f.kind = FindingKind::NeverWritten;
+    f.buffer = buffer_index(static_cast<int>(p));
+    for (int64_t e = 0; e < static_cast<int64_t>(w.size()); ++e) {
+      if (w[e]) continue;
+      ++f.lanes;
+      if (f.examples.size() < 5) {
+        FindingExample ex;
+        ex.pid = {-1, -1, -1};
+        ex.offset = e;
+        f.examples.push_back(ex);
+      }
+    }
+    if (f.lanes == 0) continue;
+    // Point at the kernel's first store to this buffer, if it has one.
+    for (const Step& s : plan.steps)
+      if ((s.op == ir::Op::Store || s.op == ir::Op::AtomicAdd) && s.loc >= 0) {
+        f.loc = s.loc;
+        break;
+      }
+    r.findings.push_back(std::move(f));
+  }
+}
+
 void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
   int64_t used = 0;
   bool stopped = false;
@@ -115,6 +201,10 @@ void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
       if (t && !stopped && wants_trace(static_cast<int64_t>(i))) t->programs.push_back(ProgramTrace{pid_of(i), {}});
       continue;
     }
+    bool keep_events = t && !stopped && wants_trace(static_cast<int64_t>(i)) && lg->traced &&
+                       used + lg->trace_bytes <= budget;
+    group_findings(*this, *lg, keep_events, r);
+    r.stopped |= lg->stopped;
     r.oob_loads += lg->oob_loads;
     r.oob_stores += lg->oob_stores;
     for (auto& o : lg->oob)
@@ -136,7 +226,10 @@ void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
 
 // ---- Exec ------------------------------------------------------------------
 
-Exec::Exec(LaunchState& L, int worker) : L_(L), worker_(worker), regs_(L.k.regs.size()) { bind_buffers(); }
+Exec::Exec(LaunchState& L, int worker)
+    : L_(L), worker_(worker), regs_(L.k.regs.size()), taint_(L.k.regs.size()), tainted_(L.k.regs.size(), 0) {
+  bind_buffers();
+}
 
 std::byte* Exec::reg(int r) {
   auto& p = regs_[r];
@@ -171,7 +264,13 @@ std::unique_ptr<ProgramLog> Exec::run_program(int64_t linear, bool traced) {
   traced_ = traced;
   log_.reset();
   if (traced) log().traced = true;
-  run(0, static_cast<int>(L_.plan.steps.size()));
+  std::fill(tainted_.begin(), tainted_.end(), 0);
+  try {
+    run(0, static_cast<int>(L_.plan.steps.size()));
+  } catch (const StopAtFinding&) {
+    log().stopped = true;
+    L_.stop = true;
+  }
   if (log_ && log_->empty()) log_.reset();
   return std::move(log_);
 }
@@ -181,6 +280,12 @@ void Exec::issue(const ir::Instr& in, const std::string& message) {
   for (const RuntimeIssue& is : lg.issues)
     if (is.loc == in.loc && is.message == message) return;
   lg.issues.push_back(RuntimeIssue{pid_, message, in.loc});
+  RawFinding f{FindingKind::RuntimeIssue, -1, -1, 1, {}, message, in.loc};
+  FindingExample e;
+  e.pid = pid_;
+  f.examples.push_back(e);
+  lg.findings.push_back(std::move(f));
+  if (L_.strict) throw StopAtFinding{};
 }
 
 void Exec::trace_event(Event e) {
@@ -210,6 +315,7 @@ void Exec::run(int begin, int end) {
       i = s.else_end;
     } else {
       step(s);
+      if (L_.track_values && s.op != ir::Op::Load && s.op != ir::Op::Store) propagate_taint(s);
       ++i;
     }
   }

@@ -13,6 +13,24 @@
 
 namespace tl {
 
+// A finding as one program saw it, before grouping across programs.
+struct RawFinding {
+  FindingKind kind;
+  int step = -1;  // the op (index into the plan), -1 for runtime issues
+  int param = -1;  // pointer parameter, -1 if none
+  int64_t lanes = 0;
+  std::vector<FindingExample> examples;
+  std::string message;  // runtime issues only
+  SrcLoc loc;
+};
+
+// Lane taint bits: where a value came from something undefined.
+inline constexpr uint8_t kTaintUndefined = 1;  // a masked load lane without `other`
+inline constexpr uint8_t kTaintPoison = 2;     // an out-of-bounds load lane
+
+// Thrown inside a program in strict mode at its first finding.
+struct StopAtFinding {};
+
 // What one program left behind: trace events, out-of-bounds lanes,
 // runtime issues and printed text. Null when a program left nothing.
 struct ProgramLog {
@@ -24,8 +42,11 @@ struct ProgramLog {
   std::vector<OobAccess> oob;
   std::vector<RuntimeIssue> issues;
   std::string printed;
+  std::vector<RawFinding> findings;
+  bool stopped = false;  // strict mode: this program hit the first finding
   bool empty() const {
-    return events.empty() && oob_loads == 0 && oob_stores == 0 && issues.empty() && printed.empty() && !traced;
+    return events.empty() && oob_loads == 0 && oob_stores == 0 && issues.empty() && printed.empty() && !traced &&
+           findings.empty() && !stopped;
   }
 };
 
@@ -44,6 +65,11 @@ struct LaunchState {
   std::vector<SrcLoc> locations;  // the trace's location table
   Plan plan;
   std::vector<bool> param_written;                      // stores/atomics may reach it
+  std::vector<bool> param_read;                         // loads may reach it
+  bool strict = false;
+  bool track_values = true;
+  bool detect_details = false;  // sequential run: conflicts become findings
+  std::atomic<bool> stop{false};  // strict mode: a finding was hit
   std::vector<std::unique_ptr<ProgramLog>> logs;        // per program, by linear id
 
   // Cross-program conflict detection for the parallel run. Each worker
@@ -73,8 +99,12 @@ struct LaunchState {
   }
   // Concatenates the logs in program order into the result and the trace;
   // the trace stops (marked truncated) before the first program that would
-  // take it past the byte budget.
+  // take it past the byte budget. Findings are grouped by (op, kind).
   void merge_logs(RunResult& r, Trace* t, int64_t budget);
+  // Elements of write-tracked buffers that the launch left unwritten.
+  void add_never_written(RunResult& r) const;
+  // The trace's buffer index of pointer parameter `param`.
+  int buffer_index(int param) const;
 };
 
 class Exec {
@@ -91,6 +121,7 @@ class Exec {
     int64_t extent = 0;
     uint32_t* wrote = nullptr;  // this worker's conflict records, when detecting
     uint32_t* read = nullptr;
+    uint8_t* written = nullptr;  // the buffer's written map, when tracked
   };
   void bind_buffers();
   void memory(const Step& s);
@@ -103,6 +134,15 @@ class Exec {
   void print(const Step& s);
   void issue(const ir::Instr& in, const std::string& message);
   void trace_event(Event e);
+  // Records one lane of a finding at step `s` (strict mode stops here).
+  void note(FindingKind kind, const Step& s, int param, int64_t lane, const ir::Shape& tile, int64_t offset,
+            int64_t other_linear = -1);
+  // Taint: per register, per lane; absent while a register is clean.
+  uint8_t* taint(int r);
+  bool tainted(int r) const { return tainted_[r] != 0; }
+  void clear_taint(int r) { tainted_[r] = 0; }
+  void propagate_taint(const Step& s);
+  int step_index(const Step& s) const { return static_cast<int>(&s - L_.plan.steps.data()); }
 
   std::byte* reg(int r);
   template <class T>
@@ -116,6 +156,8 @@ class Exec {
   std::vector<std::unique_ptr<std::byte[]>> regs_;
   std::vector<std::byte> scratch_;
   std::vector<BufView> views_;
+  std::vector<std::unique_ptr<uint8_t[]>> taint_;
+  std::vector<uint8_t> tainted_;
   std::unique_ptr<ProgramLog> log_;
   std::array<int64_t, 3> pid_{0, 0, 0};
   uint32_t me_ = 0;  // linear program id + 1

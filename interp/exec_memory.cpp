@@ -40,6 +40,7 @@ void Exec::bind_buffers() {
       v.wrote = L_.shadows[worker_].wrote[i].get();
       v.read = L_.shadows[worker_].read[i].get();
     }
+    if (b->tracks_writes()) v.written = b->written_map().data();
   }
 }
 
@@ -79,11 +80,37 @@ void Exec::record_memory_event(const Step& s, const eval::PtrVal* p, const uint8
 void Exec::out_of_bounds(const Step& s, int64_t lane, const eval::PtrVal& pv, bool is_store) {
   ProgramLog& lg = log();
   (is_store ? lg.oob_stores : lg.oob_loads)++;
-  if (lg.oob.size() < RunResult::kMaxOob) {
-    const ir::Shape& shape = type(s.in->args[0]).shape;
+  const ir::Shape& shape = type(s.in->args[0]).shape;
+  if (lg.oob.size() < RunResult::kMaxOob)
     lg.oob.push_back(OobAccess{pid_, is_store, L_.names[pv.buf], lane, lane_coords(shape, lane), shape, pv.off,
                                views_[pv.buf].extent, s.in->loc});
+  note(is_store ? FindingKind::OutOfBoundsStore : FindingKind::OutOfBoundsLoad, s, static_cast<int>(pv.buf), lane,
+       shape, pv.off);
+}
+
+void Exec::note(FindingKind kind, const Step& s, int param, int64_t lane, const ir::Shape& tile, int64_t offset,
+                int64_t other_linear) {
+  ProgramLog& lg = log();
+  int idx = step_index(s);
+  RawFinding* f = nullptr;
+  for (RawFinding& r : lg.findings)
+    if (r.kind == kind && r.step == idx && r.param == param) f = &r;
+  if (!f) {
+    lg.findings.push_back(RawFinding{kind, idx, param, 0, {}, "", s.in->loc});
+    f = &lg.findings.back();
   }
+  ++f->lanes;
+  if (f->examples.size() < 4) {
+    FindingExample e;
+    e.pid = pid_;
+    e.lane = lane;
+    if (lane >= 0) e.lane_index = lane_coords(tile, lane);
+    e.offset = offset;
+    if (other_linear >= 0) e.other_pid = L_.pid_of(other_linear);
+    e.event = traced_ && !lg.events.empty() ? static_cast<int>(lg.events.size()) - 1 : -1;
+    f->examples.push_back(std::move(e));
+  }
+  if (L_.strict) throw StopAtFinding{};
 }
 
 template <size_t ES, ir::Op OP>
@@ -105,14 +132,33 @@ void Exec::memory_lanes(const Step& s) {
   }
   std::byte* out = in.dst >= 0 ? reg(in.dst) : nullptr;
   if (traced_) record_memory_event(s, p, mask, value);
+  const ir::Shape& tile = type(in.args[0]).shape;
+  // Taint in: the stored values' (stores); out: the loaded lanes' (loads).
+  const uint8_t* value_taint = !kLoad && L_.track_values && tainted(in.args[1]) ? taint(in.args[1]) : nullptr;
+  const uint8_t* other_taint = kLoad && other && tainted(in.args[2]) ? taint(in.args[2]) : nullptr;
+  uint8_t* out_taint = nullptr;
+  if (in.dst >= 0) clear_taint(in.dst);
+  auto mark = [&](int64_t i, uint8_t bits) {
+    if (!L_.track_values || !kLoad || !bits) return;
+    if (!out_taint) {
+      out_taint = taint(in.dst);
+      std::memset(out_taint, 0, static_cast<size_t>(n));
+    }
+    out_taint[i] = bits;
+  };
 
   for (int64_t i = 0; i < n; ++i) {
     const eval::PtrVal pv = p[i];
     const BufView& bv = views_[pv.buf];
     if (mask && !mask[i]) {
       if constexpr (kLoad) {
-        if (other) copy_elem<ES>(out + i * ES, other + i * ES);
-        else std::memset(out + i * ES, 0, ES);  // tl:: defines 0 (SEMANTICS §9)
+        if (other) {
+          copy_elem<ES>(out + i * ES, other + i * ES);
+          if (other_taint) mark(i, other_taint[i]);
+        } else {
+          std::memset(out + i * ES, 0, ES);  // tl:: defines 0 (SEMANTICS §9)
+          mark(i, kTaintUndefined);          // a GPU leaves it undefined
+        }
       } else if constexpr (OP == Op::AtomicAdd) {
         std::memset(out + i * ES, 0, ES);  // masked atomic lanes return 0
       }
@@ -121,33 +167,55 @@ void Exec::memory_lanes(const Step& s) {
     if (static_cast<uint64_t>(pv.off) >= static_cast<uint64_t>(bv.extent)) {
       out_of_bounds(s, i, pv, !kLoad);
       if (out) eval::write_poison(s.dtype, out, i);
+      mark(i, kTaintPoison);
       continue;
     }
-    if (bv.wrote) {
-      // Within this worker: another program's write, or (for a write)
-      // another program's read, of the same element is a conflict.
+    if (value_taint && value_taint[i]) {
+      if (value_taint[i] & kTaintUndefined) note(FindingKind::UndefinedValueUsed, s, static_cast<int>(pv.buf), i, tile, pv.off);
+      if (value_taint[i] & kTaintPoison) note(FindingKind::PoisonStored, s, static_cast<int>(pv.buf), i, tile, pv.off);
+    }
+    if (bv.wrote && OP != Op::AtomicAdd) {
+      // Another program's write, or (for a write) another program's read,
+      // of the same element: their order on a GPU is undefined.
       uint32_t& w = bv.wrote[pv.off];
       uint32_t& r = bv.read[pv.off];
-      if (w && w != me_) L_.conflict = true;
+      if (w && w != me_) {
+        if (L_.detect_details)
+          note(kLoad ? FindingKind::ReadWriteRace : FindingKind::WriteConflict, s, static_cast<int>(pv.buf), i, tile,
+               pv.off, static_cast<int64_t>(w) - 1);
+        else
+          L_.conflict = true;
+      }
       if constexpr (kLoad) {
         r = (r && r != me_) ? kManyReaders : me_;
       } else {
-        if (r && r != me_) L_.conflict = true;
+        if (r && r != me_) {
+          if (L_.detect_details)
+            note(FindingKind::ReadWriteRace, s, static_cast<int>(pv.buf), i, tile, pv.off,
+                 r == kManyReaders ? -1 : static_cast<int64_t>(r) - 1);
+          else
+            L_.conflict = true;
+        }
         w = me_;
       }
     }
     std::byte* addr = bv.data + pv.off * static_cast<int64_t>(ES);
     if constexpr (kLoad) {
+      if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
     } else if constexpr (OP == Op::Store) {
       copy_elem<ES>(addr, value + i * ES);
+      if (bv.written) bv.written[pv.off] = 1;
     } else {
       // Atomic add: return the old value, write old + value (element dtype).
+      if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
       eval::ArithFlags flags;
       eval::binary(Op::Add, s.dtype, addr, value + i * ES, addr, 1, false, flags);
+      if (bv.written) bv.written[pv.off] = 1;
     }
   }
+  if (out_taint) tainted_[in.dst] = 1;
 }
 
 template <ir::Op OP>

@@ -70,7 +70,7 @@ void check_launch(const KernelDef& k, const Grid& grid, const std::vector<Arg>& 
 }
 
 void build_trace_header(Trace& t, const ir::Kernel& k, const LaunchState& L, const KernelDef& def,
-                        const RunOptions& opt, const std::vector<Arg>& args) {
+                        const RunOptions& opt, const std::vector<Arg>& args, bool with_values) {
   t.kernel = k.name;
   t.source_file = k.loc.file;
   t.grid = {L.grid.x, L.grid.y, L.grid.z};
@@ -97,7 +97,7 @@ void build_trace_header(Trace& t, const ir::Kernel& k, const LaunchState& L, con
   t.budget_bytes = opt.trace_budget_bytes;
   for (TraceBuffer& tb : t.buffers) {
     const Buffer* b = L.bufs[tb.param_index];
-    if (b->extent() > kTraceMaxValues || !opt.record_store_values) continue;
+    if (!with_values || b->extent() > kTraceMaxValues || !opt.record_store_values) continue;
     tb.values_before.resize(static_cast<size_t>(b->extent()));
     for (int64_t i = 0; i < b->extent(); ++i) tb.values_before[i] = eval::to_double(b->dtype(), b->data(), i);
   }
@@ -149,23 +149,37 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     if (p[0] >= 0 && p[1] >= 0 && p[2] >= 0 && p[0] < grid.x && p[1] < grid.y && p[2] < grid.z)
       L.trace_set.insert((p[0] * grid.y + p[1]) * grid.z + p[2]);
   L.record_values = opt.record_store_values;
+  L.strict = opt.strict;
+  L.track_values = opt.track_values;
   L.prepare();
 
   const int64_t n = grid.count();
   int workers = worker_count(opt, n);
-  bool sequential = workers <= 1 || k.has_atomics;
-  std::vector<Buffer> snapshot;
-  std::vector<Buffer*> written;
+  // Program order decides what a program reads of another's writes, so
+  // such launches (and atomics, and strict mode) run in order; others run
+  // in parallel and fall back to order if programs turn out to conflict.
+  bool reads_unwritten = false;
+  for (size_t i = 0; i < L.bufs.size(); ++i)
+    if (L.bufs[i] && L.param_read[i] && L.bufs[i]->tracks_writes()) reads_unwritten = true;
+  bool sequential = workers <= 1 || k.has_atomics || opt.strict || reads_unwritten;
+  std::vector<Buffer*> written = L.written_buffers();
+  std::vector<std::vector<std::byte>> saved_data;
+  std::vector<std::vector<uint8_t>> saved_written;
   if (!sequential) {
-    written = L.written_buffers();
-    for (Buffer* b : written) snapshot.push_back(*b);
+    for (Buffer* b : written) {
+      saved_data.emplace_back(b->data(), b->data() + b->size_bytes());
+      saved_written.push_back(b->written_map());
+    }
     L.enable_conflict_detection(workers);
+  } else {
+    L.enable_conflict_detection(1);
+    L.detect_details = true;
   }
 
   std::shared_ptr<Trace> trace;
   if (opt.trace != TraceMode::Off) {
     trace = std::make_shared<Trace>();
-    build_trace_header(*trace, k, L, def, opt, args);
+    build_trace_header(*trace, k, L, def, opt, args, true);
   }
 
   auto execute = [&](int nworkers) {
@@ -181,7 +195,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
         bool traced;
         {
           std::lock_guard<std::mutex> lock(claim_mu);
-          if (next >= n) return;
+          if (next >= n || L.stop) return;
           linear = next++;
           // Deciding to trace under the claim lock keeps truncation
           // deterministic (see merge_logs).
@@ -209,9 +223,12 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     // Two programs touched one element with a write involved: their order
     // would decide the result. Replay in program order for a
     // deterministic outcome.
-    for (size_t i = 0; i < written.size(); ++i)
-      std::memcpy(written[i]->data(), snapshot[i].data(), written[i]->size_bytes());
-    L.disable_conflict_detection();
+    for (size_t i = 0; i < written.size(); ++i) {
+      std::memcpy(written[i]->data(), saved_data[i].data(), saved_data[i].size());
+      written[i]->written_map() = saved_written[i];
+    }
+    L.enable_conflict_detection(1);
+    L.detect_details = true;
     execute(1);
     sequential = true;
   }
@@ -225,6 +242,15 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     }
   }
   L.merge_logs(result, trace.get(), opt.trace_budget_bytes);
+  L.add_never_written(result);
+  result.locations = L.locations;
+  result.kernel_name = k.name;
+  {
+    Trace header;
+    build_trace_header(header, k, L, def, opt, args, false);
+    result.buffers = std::move(header.buffers);
+  }
+  if (trace) trace->findings = result.findings;
   result.trace = trace;
   return result;
 }

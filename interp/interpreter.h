@@ -49,6 +49,12 @@ struct RunOptions {
   int64_t trace_budget_bytes = int64_t{256} << 20;
   bool record_store_values = true;
   int threads = 0;  // 0: all cores
+  // Stop at the first finding (in program order) instead of running on.
+  bool strict = false;
+  // Track undefined lanes (masked loads without `other`) and poison (from
+  // out-of-bounds loads) through arithmetic to the reductions, dots and
+  // stores they reach.
+  bool track_values = true;
   // Names for the kernel's parameters in reports (else the KernelDef's,
   // else buffers' own names, else argN).
   std::vector<std::string> param_names;
@@ -75,6 +81,13 @@ struct RuntimeIssue {  // a runtime rule broken (division by zero, wide shift, a
 
 struct RunResult {
   std::shared_ptr<const ir::Kernel> kernel;
+  // The sanitizer's findings, grouped by (op, kind), in program order of
+  // first appearance. Their loc/buffer fields index these two tables.
+  std::vector<Finding> findings;
+  std::vector<SrcLoc> locations;
+  std::vector<TraceBuffer> buffers;  // names, dtypes, shapes (no values)
+  std::string kernel_name;
+  bool stopped = false;  // strict mode stopped at the first finding
   std::shared_ptr<Trace> trace;  // null when tracing is off
   int64_t oob_loads = 0, oob_stores = 0;
   std::vector<OobAccess> oob;  // the first kMaxOob, in program order

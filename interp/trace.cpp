@@ -29,10 +29,12 @@ const char* finding_kind_name(FindingKind k) {
     case FindingKind::OutOfBoundsLoad: return "out-of-bounds load";
     case FindingKind::OutOfBoundsStore: return "out-of-bounds store";
     case FindingKind::WriteConflict: return "write conflict";
+    case FindingKind::ReadWriteRace: return "read-write race";
     case FindingKind::UninitializedRead: return "uninitialized read";
     case FindingKind::UndefinedValueUsed: return "undefined value used";
     case FindingKind::PoisonStored: return "poison stored";
     case FindingKind::RuntimeIssue: return "runtime issue";
+    case FindingKind::NeverWritten: return "never written";
   }
   return "unknown";
 }

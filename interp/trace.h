@@ -67,10 +67,12 @@ enum class FindingKind : uint8_t {
   OutOfBoundsLoad,
   OutOfBoundsStore,
   WriteConflict,       // two programs store one element without atomics
+  ReadWriteRace,       // one program reads an element another program writes
   UninitializedRead,   // an element of an output read before anything wrote it
   UndefinedValueUsed,  // masked lanes without `other` reach a reduction, dot or store
   PoisonStored,        // a value from an out-of-bounds load reaches memory
   RuntimeIssue,        // division by zero, over-wide shift, failed device_assert
+  NeverWritten,        // elements of an unwritten buffer the kernel stores to, left unwritten
 };
 const char* finding_kind_name(FindingKind k);
 

@@ -8,7 +8,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,13 +26,44 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kFormatName = "tilescope-trace";
 
-// The format's spelling of event kinds. Fixed by docs/trace-format.md, so it
-// is kept apart from event_kind_name(), which is free to change for display.
-constexpr std::string_view kKindNames[] = {"load", "store", "atomic", "dot", "reduce", "print"};
-// Likewise for finding kinds, in FindingKind order.
-constexpr std::string_view kFindingNames[] = {"out_of_bounds_load", "out_of_bounds_store", "write_conflict",
-                                              "uninitialized_read", "undefined_value_used", "poison_stored",
-                                              "runtime_issue"};
+// The format's spelling of each kind, fixed by docs/trace-format.md and kept
+// apart from the display names in trace.cpp. Switches rather than tables:
+// a kind added to trace.h without a name here is a -Wswitch warning, not a
+// read past the end of an array. nullptr for values outside the enum.
+const char* json_name(EventKind k) {
+  switch (k) {
+    case EventKind::Load: return "load";
+    case EventKind::Store: return "store";
+    case EventKind::Atomic: return "atomic";
+    case EventKind::Dot: return "dot";
+    case EventKind::Reduce: return "reduce";
+    case EventKind::Print: return "print";
+  }
+  return nullptr;
+}
+
+const char* json_name(FindingKind k) {
+  switch (k) {
+    case FindingKind::OutOfBoundsLoad: return "out_of_bounds_load";
+    case FindingKind::OutOfBoundsStore: return "out_of_bounds_store";
+    case FindingKind::WriteConflict: return "write_conflict";
+    case FindingKind::ReadWriteRace: return "read_write_race";
+    case FindingKind::UninitializedRead: return "uninitialized_read";
+    case FindingKind::UndefinedValueUsed: return "undefined_value_used";
+    case FindingKind::PoisonStored: return "poison_stored";
+    case FindingKind::RuntimeIssue: return "runtime_issue";
+    case FindingKind::NeverWritten: return "never_written";
+  }
+  return nullptr;
+}
+
+// Writing never emits a null string, even for a corrupted enum value (the
+// reader then rejects "unknown").
+template <class Kind>
+const char* kind_name_or_unknown(Kind k) {
+  const char* n = json_name(k);
+  return n ? n : "unknown";
+}
 
 bool is_memory(EventKind k) {
   return k == EventKind::Load || k == EventKind::Store || k == EventKind::Atomic;
@@ -58,7 +88,7 @@ Json encode_triple(const std::array<int64_t, 3>& g) { return Json::array({g[0], 
 
 Json encode_event(const Event& e) {
   Json j;
-  j["kind"] = kKindNames[static_cast<int>(e.kind)];
+  j["kind"] = kind_name_or_unknown(e.kind);
   j["loc"] = e.loc;
   if (is_memory(e.kind)) {
     j["buffer"] = e.buffer;
@@ -67,11 +97,10 @@ Json encode_event(const Event& e) {
     std::string lanes(e.lanes.size(), '0');
     for (size_t i = 0; i < e.lanes.size(); ++i) lanes[i] = static_cast<char>('0' + static_cast<int>(e.lanes[i]));
     j["lanes"] = std::move(lanes);
-    if (e.kind == EventKind::Load) {
+    if (e.kind == EventKind::Load)
       j["has_other"] = e.has_other;
-    } else {
+    else
       j["values"] = encode_doubles(e.values);
-    }
   } else if (e.kind == EventKind::Reduce) {
     j["shape"] = e.shape;
     j["axis"] = e.axis;
@@ -90,19 +119,10 @@ Json encode_event(const Event& e) {
 Json encode_finding(const Finding& f) {
   Json examples = Json::array();
   for (const FindingExample& x : f.examples)
-    examples.push_back({{"pid", encode_triple(x.pid)},
-                        {"lane", x.lane},
-                        {"lane_index", x.lane_index},
-                        {"offset", x.offset},
-                        {"other_pid", encode_triple(x.other_pid)},
-                        {"event", x.event}});
-  return {{"kind", kFindingNames[static_cast<int>(f.kind)]},
-          {"loc", f.loc},
-          {"buffer", f.buffer},
-          {"lanes", f.lanes},
-          {"programs", f.programs},
-          {"message", f.message},
-          {"examples", std::move(examples)}};
+    examples.push_back({{"pid", encode_triple(x.pid)}, {"lane", x.lane}, {"lane_index", x.lane_index},
+                        {"offset", x.offset}, {"other_pid", encode_triple(x.other_pid)}, {"event", x.event}});
+  return {{"kind", kind_name_or_unknown(f.kind)}, {"loc", f.loc}, {"buffer", f.buffer}, {"lanes", f.lanes},
+          {"programs", f.programs}, {"message", f.message}, {"examples", std::move(examples)}};
 }
 
 // ---------------------------------------------------------------- reading
@@ -145,13 +165,10 @@ std::string describe(const Json& v) {
 }
 
 const Json& require_object(const Json& v, const Path& path) {
-  if (!v.is_object()) wrong_type(path, "an object", v);
-  return v;
+  return v.is_object() ? v : (wrong_type(path, "an object", v), v);
 }
-
 const Json& require_array(const Json& v, const Path& path) {
-  if (!v.is_array()) wrong_type(path, "an array", v);
-  return v;
+  return v.is_array() ? v : (wrong_type(path, "an array", v), v);
 }
 
 // The member `key` of `obj` (already checked to be an object).
@@ -176,9 +193,7 @@ int64_t read_int(const Json& v, const Path& path, int64_t lo, int64_t hi) {
   return x;
 }
 
-int read_int32(const Json& v, const Path& path, int lo, int hi) {
-  return static_cast<int>(read_int(v, path, lo, hi));
-}
+int read_int32(const Json& v, const Path& path, int lo, int hi) { return static_cast<int>(read_int(v, path, lo, hi)); }
 
 double read_double(const Json& v, const Path& path) {
   if (v.is_number()) return v.get<double>();
@@ -193,13 +208,10 @@ double read_double(const Json& v, const Path& path) {
 }
 
 std::string read_string(const Json& v, const Path& path) {
-  if (!v.is_string()) wrong_type(path, "a string", v);
-  return v.get<std::string>();
+  return v.is_string() ? v.get<std::string>() : (wrong_type(path, "a string", v), "");
 }
-
 bool read_bool(const Json& v, const Path& path) {
-  if (!v.is_boolean()) wrong_type(path, "a boolean", v);
-  return v.get<bool>();
+  return v.is_boolean() ? v.get<bool>() : (wrong_type(path, "a boolean", v), false);
 }
 
 // An array of reals of length 0 ("not recorded") or `expected`.
@@ -213,14 +225,15 @@ std::vector<double> read_optional_reals(const Json& v, const Path& path, size_t 
   return out;
 }
 
-// The position of a string in a table of names (an enum's JSON spelling).
-int read_name(const Json& v, const Path& path, std::span<const std::string_view> names, const char* what) {
+// A kind by its JSON name. Kinds are numbered from 0 without gaps, so the
+// names run until json_name() returns nullptr.
+template <class Kind>
+Kind read_kind(const Json& v, const Path& path, const char* what) {
   std::string s = read_string(v, path);
+  for (int i = 0; json_name(static_cast<Kind>(i)); ++i)
+    if (s == json_name(static_cast<Kind>(i))) return static_cast<Kind>(i);
   std::string known;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == s) return static_cast<int>(i);
-    known += (i ? ", " : "") + std::string(names[i]);
-  }
+  for (int i = 0; json_name(static_cast<Kind>(i)); ++i) known += (i ? ", " : "") + std::string(json_name(static_cast<Kind>(i)));
   fail(path, "unknown " + std::string(what) + " \"" + s + "\" (expected one of: " + known + ")");
 }
 
@@ -391,7 +404,7 @@ void read_dot_event(const Json& v, const Path& p, Event& e) {
 Event read_event(const Json& v, const Path& p, const Header& h) {
   require_object(v, p);
   Event e;
-  e.kind = static_cast<EventKind>(field(v, p, "kind", read_name, std::span(kKindNames), "event kind"));
+  e.kind = field(v, p, "kind", read_kind<EventKind>, "event kind");
   e.loc = read_index(v, p, "loc", h.num_locations, "location", false);
   if (is_memory(e.kind)) {
     read_memory_event(v, p, h, e);
@@ -442,7 +455,7 @@ FindingExample read_example(const Json& v, const Path& p, const Header& h, const
 Finding read_finding(const Json& v, const Path& p, const Header& h, const ProgramIndex& traced) {
   require_object(v, p);
   Finding f;
-  f.kind = static_cast<FindingKind>(field(v, p, "kind", read_name, std::span(kFindingNames), "finding kind"));
+  f.kind = field(v, p, "kind", read_kind<FindingKind>, "finding kind");
   f.loc = read_index(v, p, "loc", h.num_locations, "location", true);
   f.buffer = read_index(v, p, "buffer", h.num_buffers, "buffer", true);
   f.lanes = field(v, p, "lanes", read_int, 0, kInt64Max);
@@ -520,12 +533,8 @@ std::string trace_to_json(const Trace& t, int indent) {
   j["grid"] = encode_triple(t.grid);
   j["buffers"] = Json::array();
   for (const TraceBuffer& b : t.buffers)
-    j["buffers"].push_back({{"name", b.name},
-                            {"dtype", std::string(name(b.dtype))},
-                            {"shape", b.shape},
-                            {"strides", b.strides},
-                            {"extent", b.extent},
-                            {"param_index", b.param_index},
+    j["buffers"].push_back({{"name", b.name}, {"dtype", std::string(name(b.dtype))}, {"shape", b.shape},
+                            {"strides", b.strides}, {"extent", b.extent}, {"param_index", b.param_index},
                             {"values_before", encode_doubles(b.values_before)},
                             {"values_after", encode_doubles(b.values_after)}});
   j["scalars"] = Json::array();

@@ -1,11 +1,14 @@
 #include "harness.h"
 
+#include "findings.h"
+
 #include <algorithm>
 #include <exception>
 #include <iterator>
 #include <limits>
 
 #include "error.h"
+#include "findings.h"
 
 namespace puzzles {
 
@@ -65,6 +68,12 @@ void record_result(const tl::RunResult& result, RunReport& r) {
   for (const tl::RuntimeIssue& issue : result.issues) r.notes.push_back(issue_note(issue));
   r.printed = result.printed;
   r.trace = result.trace;
+  r.findings = result.findings;
+  r.finding_locations = result.locations;
+  r.finding_buffers = result.buffers;
+  r.kernel_name = result.kernel_name;
+  for (const tl::Finding& f : result.findings)
+    r.finding_errors += std::string(tl::finding_severity(f.kind)) == "error";
 }
 
 void record_comparison(OutputComparison c, RunReport& r) {
@@ -118,7 +127,9 @@ RunReport run_kernel(const Puzzle& p, const tl::KernelDef& kernel, const SizeSet
     record_comparison(compare_output(p, set, b.output, ref, max_mismatches), r);
     r.modified_inputs = changed_buffers(b.inputs, inputs_before);
     const bool in_bounds = r.oob_loads == 0 && r.oob_stores == 0;
-    r.status = r.err <= r.threshold && in_bounds && r.modified_inputs.empty() ? RunStatus::Pass : RunStatus::Fail;
+    r.status = r.err <= r.threshold && in_bounds && r.finding_errors == 0 && r.modified_inputs.empty()
+                   ? RunStatus::Pass
+                   : RunStatus::Fail;
   } catch (const std::exception& e) {
     // Anything else (an interpreter fault, a bad allocation) still must not
     // take the whole check down: it is one failed run.

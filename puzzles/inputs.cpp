@@ -53,6 +53,7 @@ RunBuffers make_buffers(const Puzzle& p, const SizeSet& set, uint32_t seed) {
       if (b.name() == m.input) apply_value_map(b, m);
   r.output = tl::Buffer(p.output.name, p.output.dtype, p.output.shape(set));
   r.output.fill_bits(kNeverWrittenBits);
+  r.output.mark_unwritten();  // the sanitizer flags reads of what no program wrote
   return r;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "error.h"
+#include "findings.h"
 
 namespace puzzles {
 
@@ -116,7 +117,21 @@ std::string format_run(const RunReport& r, const TextOptions& o) {
     return s;
   }
   append_mismatches(r, s);
-  append_oob(r, o, s);
+  if (r.findings.empty()) {
+    append_oob(r, o, s);
+  } else {
+    // The sanitizer's findings already name program, lane, buffer and line.
+    tl::FindingContext c{r.kernel_name, &r.finding_locations, &r.finding_buffers};
+    std::string text = tl::format_findings(r.findings, c);
+    s += "  sanitizer:\n";
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      s += "    " + text.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+  }
   if (!r.modified_inputs.empty()) {
     s += "  inputs modified by the kernel:";
     for (const std::string& name : r.modified_inputs) s += " " + name;

@@ -38,6 +38,12 @@ std::vector<std::string> failure_reasons(const RunReport& r) {
     why.emplace_back(buf);
   }
   if (r.oob_loads + r.oob_stores > 0) why.push_back("out-of-bounds access");
+  int64_t other_findings = 0;
+  for (const tl::Finding& f : r.findings)
+    if (f.kind != tl::FindingKind::OutOfBoundsLoad && f.kind != tl::FindingKind::OutOfBoundsStore &&
+        f.kind != tl::FindingKind::NeverWritten && f.kind != tl::FindingKind::RuntimeIssue)
+      ++other_findings;
+  if (other_findings > 0) why.push_back(std::to_string(other_findings) + " sanitizer findings");
   if (!r.modified_inputs.empty()) why.push_back("input modified");
   return why;
 }

@@ -88,6 +88,12 @@ struct RunReport {
   std::vector<std::string> modified_inputs;  // inputs the launch changed
   std::vector<std::string> notes;            // runtime issues (division by zero, ...): informative
   std::string printed;                       // tl::print output
+  // The sanitizer's findings, and the tables their indices refer to.
+  std::vector<tl::Finding> findings;
+  std::vector<tl::SrcLoc> finding_locations;
+  std::vector<tl::TraceBuffer> finding_buffers;
+  std::string kernel_name;
+  int64_t finding_errors = 0;  // findings of error severity (they fail the run)
 
   std::shared_ptr<const tl::Trace> trace;  // set only for the traced run
 
