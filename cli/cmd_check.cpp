@@ -24,18 +24,21 @@ const std::vector<OptionSpec> kSpecs = {
     {"trace-seed", true, "N", "the seed of the traced run (default the first seed)"},
     {"threads", true, "N", "interpreter threads (default: all cores)"},
     {"verbose", false, "", "details of every failing run and one line per run"},
+    {"strict", false, "", "stop at the first sanitizer finding (exit status 3)"},
     {"json", false, "", "print the reports as JSON"},
     {"help", false, "", "show this help"},
 };
 
 void print_help() {
   std::printf(
-      "usage: tilescope check N... | --all  [options]\n\n"
+      "usage: tilescope check N... | broken/NAME... | --all  [options]\n\n"
       "Runs each puzzle's kernel in the CPU interpreter at its canonical and extra sizes with\n"
       "seeded random inputs, every access bounds-checked, and compares with the reference.\n"
       "Prints one line per size set; for a failure, the first mismatching elements with their\n"
       "coordinates and owner program, and out-of-bounds accesses with program id, lane and\n"
-      "kernel line. Exit status 0 only if every run of every puzzle passes.\n\noptions:\n%s",
+      "kernel line. broken/NAME runs one of the deliberately wrong kernels of puzzles/broken/\n"
+      "('tilescope list' names them) and shows what the sanitizer finds.\n"
+      "Exit status: 0 if every run passes, 1 if one fails, 3 if --strict stopped at a finding.\n\noptions:\n%s",
       format_options(kSpecs).c_str());
 }
 
@@ -74,6 +77,13 @@ void print_text(const puzzles::PuzzleReport& r, bool verbose, bool stub) {
   std::fflush(stdout);
 }
 
+bool has_findings(const puzzles::PuzzleReport& r) {
+  for (const puzzles::SetReport& s : r.sets)
+    for (const puzzles::RunReport& run : s.runs)
+      if (run.finding_errors > 0) return true;
+  return false;
+}
+
 }  // namespace
 
 int cmd_check(int argc, char** argv, int first) {
@@ -82,7 +92,9 @@ int cmd_check(int argc, char** argv, int first) {
     print_help();
     return kExitOk;
   }
-  auto selected = select_puzzles(args);
+  std::vector<CheckTarget> targets = select_targets(args);
+  std::vector<const puzzles::Puzzle*> selected;
+  for (const CheckTarget& t : targets) selected.push_back(t.puzzle);
   puzzles::CheckOptions opt;
   if (auto seeds = args.value("seeds")) {
     opt.seeds.clear();
@@ -112,13 +124,25 @@ int cmd_check(int argc, char** argv, int first) {
     if (opt.sets.size() == 1 && opt.sets[0] != req.set) opt.sets.push_back(req.set);
   }
   const bool stub = args.flag("stub"), json = args.flag("json"), verbose = args.flag("verbose");
-  const auto variant = stub ? puzzles::Variant::Stub : puzzles::Variant::Solution;
+  opt.run.strict = args.flag("strict");
 
   bool all_pass = true;
   int passed = 0;
   std::string json_out = "[";
-  for (const puzzles::Puzzle* p : selected) {
-    puzzles::PuzzleReport r = puzzles::check_puzzle(*p, variant, opt);
+  for (const CheckTarget& target : targets) {
+    const puzzles::Puzzle* p = target.puzzle;
+    puzzles::CheckOptions topt = opt;
+    if (target.broken) {
+      // A broken kernel shows its mistake on its own size set, one seed,
+      // unless the user asked for others.
+      if (!args.value("set")) topt.sets = {target.broken->set};
+      if (!args.value("seeds")) topt.seeds = {0};
+      if (!json)
+        std::printf("broken/%s: %s\n  borrows puzzle %d (%s); %s\n\n", target.broken->name.c_str(),
+                    target.broken->title.c_str(), p->number, p->id.c_str(), target.broken->explanation.c_str());
+    }
+    const tl::KernelDef& kernel = target.broken ? *target.broken->kernel : stub ? *p->stub : *p->solution;
+    puzzles::PuzzleReport r = puzzles::check_kernel(*p, kernel, topt);
     all_pass &= r.pass;
     passed += r.pass;
     if (json) json_out += (json_out.size() > 1 ? ",\n" : "\n") + puzzles::report_to_json(r);
@@ -129,11 +153,16 @@ int cmd_check(int argc, char** argv, int first) {
       if (!json) std::printf("trace of set %s, seed %u written to %s\n", opt.trace->set.c_str(), opt.trace->seed,
                              trace_file->c_str());
     }
+    if (opt.run.strict && has_findings(r)) {
+      if (json) std::printf("%s\n]\n", json_out.c_str());
+      else std::printf("stopped at the first finding (--strict)\n");
+      return kExitFinding;
+    }
   }
   if (json) {
     std::printf("%s\n]\n", json_out.c_str());
   } else {
-    std::printf("%d of %zu puzzles pass%s\n", passed, selected.size(),
+    std::printf("%d of %zu %s pass%s\n", passed, targets.size(), targets.size() == 1 ? "kernel" : "kernels",
                 stub ? " (learner stubs: 'Finish me!' in puzzles/)" : "");
   }
   return all_pass ? kExitOk : kExitFailed;

@@ -3,6 +3,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "broken/registry.h"
 #include "registry.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -20,8 +21,14 @@ int cmd_list(int argc, char** argv, int first) {
   }
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   const auto& all = puzzles::all_puzzles();
-  std::fputs((args.flag("json") ? puzzles::puzzle_list_to_json(all) + "\n" : puzzles::format_puzzle_list(all)).c_str(),
-             stdout);
+  if (args.flag("json")) {
+    std::fputs((puzzles::puzzle_list_to_json(all) + "\n").c_str(), stdout);
+    return kExitOk;
+  }
+  std::fputs(puzzles::format_puzzle_list(all).c_str(), stdout);
+  std::printf("\nBroken kernels (tilescope check broken/NAME):\n");
+  for (const puzzles::BrokenKernel& b : puzzles::all_broken())
+    std::printf("  broken/%-28s %s\n", b.name.c_str(), b.title.c_str());
   return kExitOk;
 }
 

@@ -19,4 +19,27 @@ std::vector<const puzzles::Puzzle*> select_puzzles(const Args& args, bool allow_
   return out;
 }
 
+std::vector<CheckTarget> select_targets(const Args& args) {
+  std::vector<CheckTarget> out;
+  if (args.flag("all")) {
+    for (const puzzles::Puzzle* p : select_puzzles(args)) out.push_back({p, nullptr});
+    return out;
+  }
+  if (args.positional().empty()) throw UsageError("name a puzzle (1-12 or its id), broken/NAME, or use --all");
+  for (const std::string& key : args.positional()) {
+    if (key.rfind("broken/", 0) == 0) {
+      const puzzles::BrokenKernel* b = puzzles::find_broken(key);
+      if (!b) throw UsageError("no broken kernel '" + key + "' ('tilescope list' names them)");
+      const puzzles::Puzzle* p = puzzles::find_puzzle(b->puzzle_id);
+      if (!p) throw UsageError("broken kernel '" + key + "' borrows an unknown puzzle");
+      out.push_back({p, b});
+      continue;
+    }
+    const puzzles::Puzzle* p = puzzles::find_puzzle(key);
+    if (!p) throw UsageError("no puzzle '" + key + "' (puzzles are 1-12; 'tilescope list' shows their ids)");
+    out.push_back({p, nullptr});
+  }
+  return out;
+}
+
 }  // namespace cli
