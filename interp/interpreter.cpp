@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <exception>
 #include <thread>
 
 #include "error.h"
@@ -188,8 +189,8 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     std::mutex claim_mu;
     int64_t next = 0;
     std::atomic<int64_t> traced_bytes{0};
-    auto work = [&](int worker) {
-      Exec ex(L, worker);
+    std::exception_ptr failure;
+    auto run_programs = [&](Exec& ex) {
       for (;;) {
         int64_t linear;
         bool traced;
@@ -208,6 +209,18 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
         }
       }
     };
+    auto work = [&](int worker) {
+      // An exception must not escape a worker thread (that would terminate
+      // the process): the first one stops everyone and is rethrown below.
+      try {
+        Exec ex(L, worker);
+        run_programs(ex);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(claim_mu);
+        if (!failure) failure = std::current_exception();
+        L.stop = true;
+      }
+    };
     if (nworkers <= 1) {
       work(0);
     } else {
@@ -216,6 +229,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
       work(0);
       for (auto& t : pool) t.join();
     }
+    if (failure) std::rethrow_exception(failure);
   };
 
   execute(sequential ? 1 : workers);

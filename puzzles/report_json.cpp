@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "error.h"
+#include "findings.h"
 #include "harness.h"
 
 namespace puzzles {
@@ -49,6 +51,41 @@ nlohmann::ordered_json oob_group(const OobGroup& g) {
           {"lanes", lanes}};
 }
 
+// The sanitizer's findings with their locations and buffers resolved, and
+// the text a user would read.
+nlohmann::ordered_json findings_json(const RunReport& r) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  tl::FindingContext c{r.kernel_name, &r.finding_locations, &r.finding_buffers};
+  for (const tl::Finding& f : r.findings) {
+    nlohmann::ordered_json j;
+    j["kind"] = tl::finding_kind_name(f.kind);
+    j["severity"] = tl::finding_severity(f.kind);
+    if (f.loc >= 0 && f.loc < static_cast<int>(r.finding_locations.size())) {
+      const tl::SrcLoc& l = r.finding_locations[f.loc];
+      j["file"] = tl::display_path(l.file);
+      j["line"] = l.line;
+      j["col"] = l.col;
+    }
+    if (f.buffer >= 0 && f.buffer < static_cast<int>(r.finding_buffers.size())) j["buffer"] = r.finding_buffers[f.buffer].name;
+    j["lanes"] = f.lanes;
+    j["programs"] = f.programs;
+    nlohmann::ordered_json ex = nlohmann::ordered_json::array();
+    for (const tl::FindingExample& e : f.examples) {
+      nlohmann::ordered_json je;
+      je["pid"] = e.pid;
+      je["lane"] = e.lane;
+      je["lane_index"] = e.lane_index;
+      je["offset"] = e.offset;
+      if (e.other_pid[0] >= 0) je["other_pid"] = e.other_pid;
+      ex.push_back(je);
+    }
+    j["examples"] = ex;
+    j["text"] = tl::format_finding(f, c);
+    out.push_back(j);
+  }
+  return out;
+}
+
 nlohmann::ordered_json run_json(const RunReport& r) {
   nlohmann::ordered_json mismatches = nlohmann::ordered_json::array();
   for (const Mismatch& m : r.mismatches) mismatches.push_back(mismatch(m));
@@ -87,6 +124,7 @@ nlohmann::ordered_json run_json(const RunReport& r) {
   j["notes"] = r.notes;
   j["printed"] = r.printed;
   j["traced"] = r.trace != nullptr;
+  j["findings"] = findings_json(r);
   return j;
 }
 
