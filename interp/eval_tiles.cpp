@@ -62,6 +62,38 @@ void reduce_t(ir::ReduceKind kind, int64_t outer, int64_t n, int64_t inner, bool
   if (scratch.size() < need) scratch.resize(need);
   C* acc = reinterpret_cast<C*>(scratch.data());
   int32_t* where = reinterpret_cast<int32_t*>(scratch.data() + static_cast<size_t>(inner) * sizeof(C));
+  if (inner == 1 && !arg && !(propagate_nan && std::is_floating_point_v<C>)) {
+    // Reducing the innermost axis (the common case): one running value per
+    // row, the same order as below, without the per-element bookkeeping.
+    S* out = static_cast<S*>(ov);
+    for (int64_t o = 0; o < outer; ++o) {
+      const S* x = a + o * n;
+      C r = load_c<D>(x[0]);
+      if (kind == ir::ReduceKind::Sum) {
+        if constexpr (std::is_integral_v<C>) {
+          using U = std::make_unsigned_t<C>;
+          U u = static_cast<U>(r);
+          for (int64_t k = 1; k < n; ++k) u += static_cast<U>(x[k]);
+          r = static_cast<C>(u);
+        } else {
+          for (int64_t k = 1; k < n; ++k) r = load_c<D>(store_c<D>(r + load_c<D>(x[k])));
+        }
+      } else if (kind == ir::ReduceKind::Max) {
+        // fmax semantics, inline: a NaN operand loses to a number.
+        for (int64_t k = 1; k < n; ++k) {
+          C v = load_c<D>(x[k]);
+          r = (r != r) ? v : (v > r ? v : r);
+        }
+      } else {
+        for (int64_t k = 1; k < n; ++k) {
+          C v = load_c<D>(x[k]);
+          r = (r != r) ? v : (v < r ? v : r);
+        }
+      }
+      out[o] = store_c<D>(r);
+    }
+    return;
+  }
   for (int64_t o = 0; o < outer; ++o) {
     const S* base = a + o * n * inner;
     for (int64_t j = 0; j < inner; ++j) acc[j] = load_c<D>(base[j]);

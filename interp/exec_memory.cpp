@@ -147,33 +147,9 @@ void Exec::memory_lanes(const Step& s) {
     out_taint[i] = bits;
   };
 
-  for (int64_t i = 0; i < n; ++i) {
-    const eval::PtrVal pv = p[i];
-    const BufView& bv = views_[pv.buf];
-    if (mask && !mask[i]) {
-      if constexpr (kLoad) {
-        if (other) {
-          copy_elem<ES>(out + i * ES, other + i * ES);
-          if (other_taint) mark(i, other_taint[i]);
-        } else {
-          std::memset(out + i * ES, 0, ES);  // tl:: defines 0 (SEMANTICS §9)
-          mark(i, kTaintUndefined);          // a GPU leaves it undefined
-        }
-      } else if constexpr (OP == Op::AtomicAdd) {
-        std::memset(out + i * ES, 0, ES);  // masked atomic lanes return 0
-      }
-      continue;
-    }
-    if (static_cast<uint64_t>(pv.off) >= static_cast<uint64_t>(bv.extent)) {
-      out_of_bounds(s, i, pv, !kLoad);
-      if (out) eval::write_poison(s.dtype, out, i);
-      mark(i, kTaintPoison);
-      continue;
-    }
-    if (value_taint && value_taint[i]) {
-      if (value_taint[i] & kTaintUndefined) note(FindingKind::UndefinedValueUsed, s, static_cast<int>(pv.buf), i, tile, pv.off);
-      if (value_taint[i] & kTaintPoison) note(FindingKind::PoisonStored, s, static_cast<int>(pv.buf), i, tile, pv.off);
-    }
+  // An active, in-bounds lane: conflict records, the access itself, and the
+  // buffer's written map.
+  auto access = [&](int64_t i, const eval::PtrVal& pv, const BufView& bv) {
     if (bv.wrote && OP != Op::AtomicAdd) {
       // Another program's write, or (for a write) another program's read,
       // of the same element: their order on a GPU is undefined.
@@ -214,6 +190,70 @@ void Exec::memory_lanes(const Step& s) {
       eval::binary(Op::Add, s.dtype, addr, value + i * ES, addr, 1, false, flags);
       if (bv.written) bv.written[pv.off] = 1;
     }
+  };
+
+  // Fast path for the common case: every lane in one buffer, no tainted
+  // values to check, the untracked case without any bookkeeping. It stops
+  // at the first lane that needs more (another buffer, out of bounds) and
+  // the general loop takes over there.
+  int64_t first_general = 0;
+  if (n > 0 && !value_taint && !other_taint && OP != Op::AtomicAdd) {
+    const int64_t buf0 = p[0].buf;
+    const BufView& b0 = views_[buf0];
+    const uint64_t extent = static_cast<uint64_t>(b0.extent);
+    auto fast = [&]<bool kTracked>() {
+      int64_t i = 0;
+      for (; i < n; ++i) {
+        if (mask && !mask[i]) {
+          if constexpr (kLoad) {
+            if (other) {
+              copy_elem<ES>(out + i * ES, other + i * ES);
+            } else {
+              std::memset(out + i * ES, 0, ES);
+              mark(i, kTaintUndefined);
+            }
+          }
+          continue;
+        }
+        const eval::PtrVal pv = p[i];
+        if (pv.buf != buf0 || static_cast<uint64_t>(pv.off) >= extent) break;
+        if constexpr (kTracked) access(i, pv, b0);
+        else if constexpr (kLoad) copy_elem<ES>(out + i * ES, b0.data + pv.off * static_cast<int64_t>(ES));
+        else copy_elem<ES>(b0.data + pv.off * static_cast<int64_t>(ES), value + i * ES);
+      }
+      return i;
+    };
+    first_general = b0.wrote || b0.written ? fast.template operator()<true>() : fast.template operator()<false>();
+  }
+
+  for (int64_t i = first_general; i < n; ++i) {
+    const eval::PtrVal pv = p[i];
+    const BufView& bv = views_[pv.buf];
+    if (mask && !mask[i]) {
+      if constexpr (kLoad) {
+        if (other) {
+          copy_elem<ES>(out + i * ES, other + i * ES);
+          if (other_taint) mark(i, other_taint[i]);
+        } else {
+          std::memset(out + i * ES, 0, ES);  // tl:: defines 0 (SEMANTICS §9)
+          mark(i, kTaintUndefined);          // a GPU leaves it undefined
+        }
+      } else if constexpr (OP == Op::AtomicAdd) {
+        std::memset(out + i * ES, 0, ES);  // masked atomic lanes return 0
+      }
+      continue;
+    }
+    if (static_cast<uint64_t>(pv.off) >= static_cast<uint64_t>(bv.extent)) {
+      out_of_bounds(s, i, pv, !kLoad);
+      if (out) eval::write_poison(s.dtype, out, i);
+      mark(i, kTaintPoison);
+      continue;
+    }
+    if (value_taint && value_taint[i]) {
+      if (value_taint[i] & kTaintUndefined) note(FindingKind::UndefinedValueUsed, s, static_cast<int>(pv.buf), i, tile, pv.off);
+      if (value_taint[i] & kTaintPoison) note(FindingKind::PoisonStored, s, static_cast<int>(pv.buf), i, tile, pv.off);
+    }
+    access(i, pv, bv);
   }
   if (out_taint) tainted_[in.dst] = 1;
 }
