@@ -27,6 +27,7 @@ const std::vector<Command>& commands() {
       {"show", "print a puzzle's statement and size sets", cmd_show},
       {"check", "run puzzle kernels in the interpreter and check them", cmd_check},
       {"compile", "print a kernel's IR", cmd_compile},
+      {"view", "replay a launch as memory grids in the viewer (or a screenshot)", cmd_view},
   };
   return list;
 }

@@ -12,7 +12,7 @@ std::string DotShapes::describe() const {
 DotShapes dot_shapes(const tl::Event& e) {
   DotShapes s;
   if (e.kind != tl::EventKind::Dot) return s;
-  const ir::Shape &a = e.a_shape, &b = e.b_shape, &c = e.shape;
+  const tl::ir::Shape &a = e.a_shape, &b = e.b_shape, &c = e.shape;
   if (a.size() == 2 && b.size() == 2 && c.size() == 2) {
     s = {0, a[0], a[1], b[1], true};
   } else if (a.size() == 3 && b.size() == 3 && c.size() == 3 && a[0] == b[0] && a[0] == c[0]) {

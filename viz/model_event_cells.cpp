@@ -9,7 +9,7 @@ namespace viz {
 const char* cell_mark_name(CellMark m) {
   switch (m) {
     case CellMark::Masked: return "masked";
-    case CellMark::MaskedOutOfBounds: return "masked, out of bounds";
+    case CellMark::MaskedOutOfBounds: return "masked out-of-bounds";
     case CellMark::Loaded: return "loaded";
     case CellMark::Stored: return "stored";
     case CellMark::Atomic: return "atomic";

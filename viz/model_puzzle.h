@@ -36,6 +36,7 @@ struct PuzzleContext {
   std::string id, title, statement, kernel;
   bool stub = false;
   std::string variant;  // "reference solution", "learner stub", or a broken kernel's label
+  std::string explanation;  // a broken kernel's: what is wrong and how to fix it
   double threshold = 0;
   bool pass = false;    // every run of every set
   double max_err = 0;

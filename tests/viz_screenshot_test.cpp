@@ -1,0 +1,194 @@
+// The viewer as it is drawn: headless screenshots under Xvfb (Mesa, no GPU
+// needed) with pixel checks at known cells. The screenshot records where
+// every grid cell landed, so the checks sample cell centers instead of
+// guessing at the layout. Built only with the viewer; run by CTest under
+// xvfb-run (tests/CMakeLists.txt).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+
+#include "model_dot.h"
+#include "model_values.h"
+#include "registry.h"
+#include "viewer.h"
+#include "viz_test_kernels.h"
+
+namespace {
+
+using viz::Cell;
+using viz::CellMark;
+
+viz::Screenshot shoot(const viz::ViewerDocument& doc, const viz::ViewerOptions& opt) {
+  std::string error;
+  std::optional<viz::Screenshot> shot = viz::render_screenshot(doc, opt, error);
+  INFO(error);
+  REQUIRE(shot);
+  REQUIRE(shot->width == opt.width);
+  REQUIRE(shot->height == opt.height);
+  return std::move(*shot);
+}
+
+// Channels within 2 of each other (the framebuffer is 8 bits per channel;
+// rectangles and nearest-sampled textures come out exact, the slack is for
+// drivers that dither).
+bool near(viz::Rgba a, viz::Rgba b) {
+  auto close = [](int x, int y) { return std::abs(x - y) <= 2; };
+  return close(viz::red_of(a), viz::red_of(b)) && close(viz::green_of(a), viz::green_of(b)) &&
+         close(viz::blue_of(a), viz::blue_of(b));
+}
+
+viz::Rgba center_pixel(const viz::Screenshot& s, const viz::RecordedGrid& g, Cell c) {
+  const viz::PixelRect r = g.cell_rect(c);
+  return s.pixel(static_cast<int>(r.cx()), static_cast<int>(r.cy()));
+}
+
+viz::ViewerOptions at(viz::Pid pid, int event) {
+  viz::ViewerOptions o;
+  o.program = pid;
+  o.event = event;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("screenshot: puzzle 4, program (3, 2): the masked lanes past N0 are drawn masked, past the edge") {
+  const viz::ViewerDocument doc = viz::open_puzzle(*puzzles::find_puzzle("4"), {});
+  const viz::Screenshot s = shoot(doc, at({3, 2, 0}, 2));  // event 2: the store to z
+  const viz::RecordedGrid* z = s.grid("tensor:z");
+  REQUIRE(z);
+  REQUIRE(z->cell >= 3);
+  REQUIRE(z->lanes.size() == 1024);
+  const float right_edge = z->origin_x + 100 * z->cell, bottom_edge = z->origin_y + 90 * z->cell;
+  int masked_past_n0 = 0;
+  for (const viz::RecordedLane& lane : z->lanes) {
+    const int64_t r = lane.lane / 32, c = lane.lane % 32;  // tile coordinates
+    REQUIRE(lane.visible);
+    CHECK(lane.cell == Cell{64 + r, 96 + c});
+    const viz::Rgba px = center_pixel(s, *z, lane.cell);
+    if (c >= 4 || r >= 26) {  // columns >= N0 = 100 or rows >= N1 = 90: masked
+      CHECK(viz::is_hatched(lane.mark));
+      CHECK(near(px, viz::palette::masked));
+      CHECK((lane.rect.x0 >= right_edge || lane.rect.y0 >= bottom_edge));
+      masked_past_n0 += c >= 4;
+    } else {
+      CHECK(lane.mark == CellMark::Stored);
+      CHECK(near(px, viz::palette::stored));
+      CHECK(lane.rect.x1 <= right_edge);
+    }
+  }
+  CHECK(masked_past_n0 == 32 * 28);
+  // Elements the store did not touch stay neutral, e.g. z[10, 10] and z[65, 0]
+  // (where masked lane (0, 4)'s offset would have wrapped to).
+  CHECK(near(center_pixel(s, *z, {10, 10}), viz::palette::untouched));
+  CHECK(near(center_pixel(s, *z, {65, 0}), viz::palette::untouched));
+}
+
+TEST_CASE("screenshot: a store without its mask: red cells exactly where the out-of-bounds lanes land") {
+  const viz::ViewerDocument doc =
+      viz::open_kernel(*puzzles::find_puzzle("2"), viz_test::broken_add_block(), "missing store mask", {});
+  const viz::Screenshot s = shoot(doc, at({6, 0, 0}, 1));  // the last program's store
+  const viz::RecordedGrid* z = s.grid("tensor:z");
+  REQUIRE(z);
+  REQUIRE(z->layout.kind == viz::LayoutKind::Strip);
+  const int64_t wrap = z->layout.wrap;
+  // Every cell of the strip's rows, in and past the tensor: red iff one of
+  // the 24 lanes past the end (offsets 200..223) landed there.
+  int red = 0;
+  for (int64_t row = 0; row < (224 + wrap - 1) / wrap; ++row)
+    for (int64_t col = 0; col < wrap; ++col) {
+      const int64_t offset = row * wrap + col;
+      REQUIRE(z->cell_visible({row, col}));
+      const bool is_red = near(center_pixel(s, *z, {row, col}), viz::palette::out_of_bounds);
+      INFO("offset " << offset);
+      CHECK(is_red == (offset >= 200 && offset < 224));
+      red += is_red;
+    }
+  CHECK(red == 24);
+  CHECK(near(center_pixel(s, *z, {199 / wrap, 199 % wrap}), viz::palette::stored));
+  // The finding jump: with nothing chosen, the viewer opens on that store.
+  const viz::Screenshot first = shoot(doc, viz::ViewerOptions{});
+  const viz::RecordedGrid* z0 = first.grid("tensor:z");
+  REQUIRE(z0);
+  CHECK(near(center_pixel(first, *z0, {210 / wrap, 210 % wrap}), viz::palette::out_of_bounds));
+}
+
+TEST_CASE("screenshot: coverage mode marks never-written outputs of the empty stub") {
+  viz::OpenOptions stub;
+  stub.stub = true;
+  const viz::ViewerDocument doc = viz::open_puzzle(*puzzles::find_puzzle("4"), stub);
+  viz::ViewerOptions opt;
+  opt.mode = viz::ColorMode::Coverage;
+  const viz::Screenshot s = shoot(doc, opt);
+  const viz::RecordedGrid* z = s.grid("tensor:z");
+  REQUIRE(z);
+  CHECK(near(center_pixel(s, *z, {0, 0}), viz::palette::never_written));
+  CHECK(near(center_pixel(s, *z, {89, 99}), viz::palette::never_written));
+  // The puzzle tab's diff grid: every element never written.
+  const viz::RecordedGrid* diff = s.grid("diff:z");
+  REQUIRE(diff);
+  CHECK(near(center_pixel(s, *diff, {45, 50}), viz::palette::never_written));
+}
+
+TEST_CASE("screenshot: values mode colors each element by its value") {
+  const viz::ViewerDocument doc = viz::open_puzzle(*puzzles::find_puzzle("4"), {});
+  viz::ViewerOptions opt;
+  opt.mode = viz::ColorMode::Values;
+  opt.values = viz::ValueSource::After;
+  const viz::Screenshot s = shoot(doc, opt);
+  const viz::RecordedGrid* z = s.grid("tensor:z");
+  REQUIRE(z);
+  const tl::TraceBuffer& b = doc.trace->buffers[2];
+  std::vector<double> both = b.values_before;
+  both.insert(both.end(), b.values_after.begin(), b.values_after.end());
+  const viz::ValueRange range = viz::value_range(both);
+  for (Cell c : {Cell{0, 0}, Cell{45, 50}, Cell{89, 99}})
+    CHECK(near(center_pixel(s, *z, c), viz::value_color(b.values_after[c.row * 100 + c.col], range)));
+}
+
+TEST_CASE("screenshot: the dot tab lays out A, B and C of a dot event") {
+  const viz::ViewerDocument doc = viz::open_puzzle(*puzzles::find_puzzle("11"), {});
+  const tl::ProgramTrace& p = doc.trace->programs.at(0);
+  int dot = -1;
+  for (size_t e = 0; e < p.events.size() && dot < 0; ++e)
+    if (p.events[e].kind == tl::EventKind::Dot) dot = static_cast<int>(e);
+  REQUIRE(dot >= 0);
+  viz::ViewerOptions opt = at(p.pid, dot);
+  opt.tab = "dot";
+  const viz::Screenshot s = shoot(doc, opt);
+  const viz::DotShapes shapes = viz::dot_shapes(p.events[dot]);
+  const viz::RecordedGrid *a = s.grid("dot:A"), *b = s.grid("dot:B"), *c = s.grid("dot:C");
+  REQUIRE(a);
+  REQUIRE(b);
+  REQUIRE(c);
+  CHECK(a->layout.rows() == shapes.m);
+  CHECK(a->layout.cols() == shapes.k);
+  CHECK(b->layout.cols() == shapes.n);
+  CHECK(c->origin_x > a->origin_x);  // C right of A
+  CHECK(c->origin_y > b->origin_y);  // and below B
+  CHECK(near(center_pixel(s, *c, {0, 0}), viz::palette::stored));
+}
+
+TEST_CASE("screenshot: every puzzle opens and draws") {
+  for (const puzzles::Puzzle& p : puzzles::all_puzzles()) {
+    INFO("puzzle " << p.number);
+    const viz::ViewerDocument doc = viz::open_puzzle(p, {});
+    viz::ViewerOptions opt;
+    opt.width = 1280;
+    opt.height = 800;
+    opt.frames = 2;
+    const viz::Screenshot s = shoot(doc, opt);
+    CHECK(s.grid("tensor:" + p.output.name));
+  }
+}
+
+TEST_CASE("without a display the viewer says how to use --screenshot under Xvfb") {
+  const char* display = std::getenv("DISPLAY");
+  const std::string saved = display ? display : "";
+  unsetenv("DISPLAY");
+  std::string error;
+  const viz::ViewerDocument doc = viz::open_puzzle(*puzzles::find_puzzle("1"), {});
+  CHECK_FALSE(viz::render_screenshot(doc, {}, error));
+  if (!saved.empty()) setenv("DISPLAY", saved.c_str(), 1);
+  CHECK_THAT(error, Catch::Contains("no display") && Catch::Contains("xvfb-run") && Catch::Contains("--screenshot"));
+}

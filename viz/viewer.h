@@ -1,0 +1,39 @@
+// The viewer's entry points: an interactive window, or a headless
+// screenshot of the same UI.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "model_document.h"
+#include "model_modes.h"
+#include "model_trace_index.h"
+#include "screenshot.h"
+
+namespace viz {
+
+struct ViewerOptions {
+  std::optional<Pid> program;  // select this program first
+  std::optional<int> event;    // and this event of it
+  std::optional<ColorMode> mode;
+  std::optional<ValueSource> values;
+  std::optional<std::string> tab;  // "puzzle", "legend", "dot", "gpu"
+  int width = 1600, height = 1000;
+  int frames = 4;  // screenshots: frames rendered before the capture (>= 2)
+};
+
+// The line printed when no display can be opened.
+std::string no_display_message();
+
+// Opens the window and runs until it is closed. Returns 0, or 1 with a
+// message on stderr when no window can be opened.
+int run_viewer(const ViewerDocument& doc, const ViewerOptions& opt);
+
+// Renders `opt.frames` frames into a hidden window and captures the last
+// (before the swap). On failure returns nothing and sets `error`.
+std::optional<Screenshot> render_screenshot(const ViewerDocument& doc, const ViewerOptions& opt, std::string& error);
+
+// Where the window layout is kept: $XDG_CONFIG_HOME/tilescope/imgui.ini,
+// else ~/.config/tilescope/imgui.ini; empty when neither can be made.
+std::string layout_file_path();
+
+}  // namespace viz
