@@ -76,11 +76,13 @@ void LaunchState::enable_conflict_detection(int workers) {
   for (Shadow& sh : shadows) {
     sh.wrote.resize(bufs.size());
     sh.read.resize(bufs.size());
+    sh.stamp.resize(bufs.size());
     for (size_t i = 0; i < bufs.size(); ++i) {
       if (!bufs[i] || !param_written[i]) continue;
       size_t n = static_cast<size_t>(bufs[i]->extent());
       sh.wrote[i].reset(new uint32_t[n]());
       sh.read[i].reset(new uint32_t[n]());
+      sh.stamp[i].reset(new uint32_t[n]());
     }
   }
   // Two parameters bound to one buffer alias: conflicts between them are

@@ -79,6 +79,9 @@ struct LaunchState {
   // by comparing the workers' records after the run.
   struct Shadow {
     std::vector<std::unique_ptr<uint32_t[]>> wrote, read;  // per parameter
+    // The store execution that last wrote each element: two lanes of one
+    // store on one element are a conflict inside a single program.
+    std::vector<std::unique_ptr<uint32_t[]>> stamp;
   };
   std::vector<Shadow> shadows;  // per worker
   bool detect_conflicts = false;
@@ -122,6 +125,7 @@ class Exec {
     uint32_t* wrote = nullptr;  // this worker's conflict records, when detecting
     uint32_t* read = nullptr;
     uint8_t* written = nullptr;  // the buffer's written map, when tracked
+    uint32_t* stamp = nullptr;
   };
   void bind_buffers();
   void memory(const Step& s);
@@ -161,6 +165,7 @@ class Exec {
   std::unique_ptr<ProgramLog> log_;
   std::array<int64_t, 3> pid_{0, 0, 0};
   uint32_t me_ = 0;  // linear program id + 1
+  uint32_t store_stamp_ = 0;  // counts store executions on this worker
   bool traced_ = false;
 };
 

@@ -39,6 +39,7 @@ void Exec::bind_buffers() {
     if (L_.detect_conflicts && L_.param_written[i] && worker_ < static_cast<int>(L_.shadows.size())) {
       v.wrote = L_.shadows[worker_].wrote[i].get();
       v.read = L_.shadows[worker_].read[i].get();
+      v.stamp = L_.shadows[worker_].stamp[i].get();
     }
     if (b->tracks_writes()) v.written = b->written_map().data();
   }
@@ -132,6 +133,7 @@ void Exec::memory_lanes(const Step& s) {
   }
   std::byte* out = in.dst >= 0 ? reg(in.dst) : nullptr;
   if (traced_) record_memory_event(s, p, mask, value);
+  if constexpr (OP == Op::Store) ++store_stamp_;
   const ir::Shape& tile = type(in.args[0]).shape;
   // Taint in: the stored values' (stores); out: the loaded lanes' (loads).
   const uint8_t* value_taint = !kLoad && L_.track_values && tainted(in.args[1]) ? taint(in.args[1]) : nullptr;
@@ -180,6 +182,13 @@ void Exec::memory_lanes(const Step& s) {
       if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
     } else if constexpr (OP == Op::Store) {
+      if (bv.stamp) {
+        // Two active lanes of this store on one element: the GPU keeps
+        // either; tl:: keeps the last lane (row-major) and flags it.
+        if (bv.stamp[pv.off] == store_stamp_)
+          note(FindingKind::WriteConflict, s, static_cast<int>(pv.buf), i, tile, pv.off, static_cast<int64_t>(me_) - 1);
+        bv.stamp[pv.off] = store_stamp_;
+      }
       copy_elem<ES>(addr, value + i * ES);
       if (bv.written) bv.written[pv.off] = 1;
     } else {
@@ -256,6 +265,9 @@ void Exec::memory_lanes(const Step& s) {
     access(i, pv, bv);
   }
   if (out_taint) tainted_[in.dst] = 1;
+  // i1 in memory is a byte: anything nonzero reads as true (SEMANTICS §9).
+  if (kLoad && s.dtype == DType::i1)
+    for (int64_t i = 0; i < n; ++i) out[i] = std::byte{out[i] != std::byte{0}};
 }
 
 template <ir::Op OP>

@@ -48,6 +48,10 @@ std::string headline(const Finding& f, const TraceBuffer* b, const FindingContex
              bn + at + lane + ": element offset " + std::to_string(e ? e->offset : 0) + " is outside [0, " +
              std::to_string(b ? b->extent : 0) + ")";
     case FindingKind::WriteConflict:
+      if (e && e->other_pid == e->pid)
+        return "write conflict on " + bn + idx + at + lane +
+               ": another active lane of this store writes the same element; on a GPU either may win "
+               "(tl:: keeps the last lane in row-major order)";
       return "write conflict on " + bn + idx + at + lane + ": program " + (e ? pid_str(e->other_pid) : "?") +
              " already stored to this element; on a GPU either store may win";
     case FindingKind::ReadWriteRace:

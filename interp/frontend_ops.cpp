@@ -217,8 +217,17 @@ Tensor truediv(const Operand& a, const Operand& b, std::source_location l) {
   return Tensor::wrap(bld.emit_value(ir::Op::Div, bld.type(ra), {ra, rb}, loc));
 }
 
-Tensor operator-(const Tensor& a) { return unary(ir::Op::Neg, a, SrcLoc{}); }
-Tensor operator~(const Tensor& a) { return unary(ir::Op::Not, a, SrcLoc{}); }
+Tensor operator-(const Operand& a) {
+  SrcLoc loc = first_loc(a);
+  Builder& b = Builder::current(loc);
+  // -literal never reaches here (C++ negates it); a Tensor operand does.
+  return unary(ir::Op::Neg, a.is_tensor() ? Tensor::wrap(a.reg()) : Tensor::wrap(b.constant(Builder::literal_dtype(a), a, loc)), loc);
+}
+Tensor operator~(const Operand& a) {
+  SrcLoc loc = first_loc(a);
+  Builder& b = Builder::current(loc);
+  return unary(ir::Op::Not, a.is_tensor() ? Tensor::wrap(a.reg()) : Tensor::wrap(b.constant(Builder::literal_dtype(a), a, loc)), loc);
+}
 
 Tensor maximum(const Operand& a, const Operand& b, std::source_location loc) {
   return binary(ir::Op::Maximum, a, b, loc_of(loc));

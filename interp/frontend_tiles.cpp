@@ -118,18 +118,13 @@ Tensor build_load(const Tensor& ptr, const Operand* mask, const Operand* other, 
   int m = -1, o = -1;
   if (mask) {
     m = mask_reg(b, *mask, loc, "load");
-    ir::Shape ms = b.type(m).shape;
-    if (mask->is_tensor() && !ms.empty() && ms != pt.shape) {
-      ir::Shape joined = b.broadcast_shapes(pt.shape, ms, loc, "load mask");
-      if (joined != pt.shape && pt.shape.size() >= ms.size() && !pt.shape.empty())
-        b.fail(loc, "load: mask shape " + ir::shape_str(ms) + " does not match pointer shape " +
-                        ir::shape_str(pt.shape) + " (the mask would widen the load to " + ir::shape_str(joined) + ")");
-      s = joined;
-    }
+    // Pointer, mask and other broadcast together; the pointer tile may
+    // stretch (SEMANTICS §9).
+    s = b.broadcast_shapes(pt.shape, b.type(m).shape, loc, "load (pointer and mask)");
   }
   if (other) {
     o = b.materialize(*other, pt.dtype, loc);
-    s = b.broadcast_shapes(s, b.type(o).shape, loc, "load other");
+    s = b.broadcast_shapes(s, b.type(o).shape, loc, "load (other)");
   }
   ir::Instr in{};
   in.op = ir::Op::Load;

@@ -165,8 +165,8 @@ Tensor operator<(const Operand& a, const Operand& b);
 Tensor operator<=(const Operand& a, const Operand& b);
 Tensor operator>(const Operand& a, const Operand& b);
 Tensor operator>=(const Operand& a, const Operand& b);
-Tensor operator-(const Tensor& a);
-Tensor operator~(const Tensor& a);
+Tensor operator-(const Operand& a);  // the Operand carries the kernel line
+Tensor operator~(const Operand& a);
 Tensor truediv(const Operand& a, const Operand& b, TL_HERE);
 Tensor where(const Operand& cond, const Operand& a, const Operand& b, TL_HERE);
 Tensor maximum(const Operand& a, const Operand& b, TL_HERE);

@@ -57,17 +57,11 @@ const char* json_name(FindingKind k) {
   return nullptr;
 }
 
-// Writing never emits a null string, even for a corrupted enum value (the
-// reader then rejects "unknown").
+// Never a null string, even for a corrupted enum value (readers reject "unknown").
 template <class Kind>
-const char* kind_name_or_unknown(Kind k) {
-  const char* n = json_name(k);
-  return n ? n : "unknown";
-}
+const char* kind_name_or_unknown(Kind k) { return json_name(k) ? json_name(k) : "unknown"; }
 
-bool is_memory(EventKind k) {
-  return k == EventKind::Load || k == EventKind::Store || k == EventKind::Atomic;
-}
+bool is_memory(EventKind k) { return k == EventKind::Load || k == EventKind::Store || k == EventKind::Atomic; }
 
 // ---------------------------------------------------------------- writing
 
@@ -139,10 +133,9 @@ struct Path {
   Path field(std::string_view k) const { return Path{this, k, 0, false}; }
   Path at(size_t i) const { return Path{this, {}, i, true}; }
   std::string str() const {
-    std::string head = parent ? parent->str() : std::string();
+    std::string head = parent ? parent->str() : "";
     if (is_index) return head + "[" + std::to_string(index) + "]";
-    if (head.empty()) return std::string(key);
-    return head + "." + std::string(key);
+    return head.empty() ? std::string(key) : head + "." + std::string(key);
   }
 };
 
@@ -165,10 +158,12 @@ std::string describe(const Json& v) {
 }
 
 const Json& require_object(const Json& v, const Path& path) {
-  return v.is_object() ? v : (wrong_type(path, "an object", v), v);
+  if (!v.is_object()) wrong_type(path, "an object", v);
+  return v;
 }
 const Json& require_array(const Json& v, const Path& path) {
-  return v.is_array() ? v : (wrong_type(path, "an array", v), v);
+  if (!v.is_array()) wrong_type(path, "an array", v);
+  return v;
 }
 
 // The member `key` of `obj` (already checked to be an object).
@@ -208,10 +203,12 @@ double read_double(const Json& v, const Path& path) {
 }
 
 std::string read_string(const Json& v, const Path& path) {
-  return v.is_string() ? v.get<std::string>() : (wrong_type(path, "a string", v), "");
+  if (!v.is_string()) wrong_type(path, "a string", v);
+  return v.get<std::string>();
 }
 bool read_bool(const Json& v, const Path& path) {
-  return v.is_boolean() ? v.get<bool>() : (wrong_type(path, "a boolean", v), false);
+  if (!v.is_boolean()) wrong_type(path, "a boolean", v);
+  return v.get<bool>();
 }
 
 // An array of reals of length 0 ("not recorded") or `expected`.
@@ -233,7 +230,8 @@ Kind read_kind(const Json& v, const Path& path, const char* what) {
   for (int i = 0; json_name(static_cast<Kind>(i)); ++i)
     if (s == json_name(static_cast<Kind>(i))) return static_cast<Kind>(i);
   std::string known;
-  for (int i = 0; json_name(static_cast<Kind>(i)); ++i) known += (i ? ", " : "") + std::string(json_name(static_cast<Kind>(i)));
+  for (int i = 0; json_name(static_cast<Kind>(i)); ++i)
+    known += (i ? ", " : "") + std::string(json_name(static_cast<Kind>(i)));
   fail(path, "unknown " + std::string(what) + " \"" + s + "\" (expected one of: " + known + ")");
 }
 
@@ -303,9 +301,8 @@ TraceBuffer read_buffer(const Json& v, const Path& p) {
                                  std::to_string(b.strides.size()));
   b.extent = field(v, p, "extent", read_int, 0, kInt64Max);
   b.param_index = field(v, p, "param_index", read_int32, -1, kIntMax);
-  const size_t extent = static_cast<size_t>(b.extent);
-  b.values_before = field(v, p, "values_before", read_optional_reals, extent);
-  b.values_after = field(v, p, "values_after", read_optional_reals, extent);
+  b.values_before = field(v, p, "values_before", read_optional_reals, static_cast<size_t>(b.extent));
+  b.values_after = field(v, p, "values_after", read_optional_reals, static_cast<size_t>(b.extent));
   return b;
 }
 
@@ -328,12 +325,6 @@ SrcLoc read_location(const Json& v, const Path& p) {
   return l;
 }
 
-// The header, read first: events and findings refer into it.
-struct Header {
-  std::array<int64_t, 3> grid;
-  size_t num_buffers, num_locations;
-};
-
 // An index into a table of `count` entries, or -1 where `none_ok`.
 int read_index(const Json& obj, const Path& p, std::string_view key, size_t count, const char* table, bool none_ok) {
   int i = field(obj, p, key, read_int32, none_ok ? -1 : 0, kIntMax);
@@ -343,20 +334,20 @@ int read_index(const Json& obj, const Path& p, std::string_view key, size_t coun
   return i;
 }
 
-std::array<int64_t, 3> read_pid(const Json& obj, const Path& p, std::string_view key, const Header& h) {
+std::array<int64_t, 3> read_pid(const Json& obj, const Path& p, std::string_view key, const Trace& header) {
   std::array<int64_t, 3> pid = field(obj, p, key, read_triple, 0);
   for (size_t i = 0; i < 3; ++i)
-    if (pid[i] >= h.grid[i])
+    if (pid[i] >= header.grid[i])
       fail(p.field(key).at(i), "program id " + std::to_string(pid[i]) + " is outside the grid (size " +
-                                   std::to_string(h.grid[i]) + " on axis " + std::to_string(i) + ")");
+                                   std::to_string(header.grid[i]) + " on axis " + std::to_string(i) + ")");
   return pid;
 }
 
-void read_memory_event(const Json& v, const Path& p, const Header& h, Event& e) {
+void read_memory_event(const Json& v, const Path& p, const Trace& header, Event& e) {
   // The buffer of the tile's first lane. Lane states were decided against
   // each lane's own buffer, which differs in the rare tile that mixes
   // buffers, so offsets are not checked against this buffer's extent.
-  e.buffer = read_index(v, p, "buffer", h.num_buffers, "buffer", false);
+  e.buffer = read_index(v, p, "buffer", header.buffers.size(), "buffer", false);
   e.shape = field(v, p, "shape", read_shape);
   const size_t lanes = static_cast<size_t>(ir::numel(e.shape));
   e.offsets = field(v, p, "offsets", read_int_array, kInt64Min);
@@ -401,13 +392,13 @@ void read_dot_event(const Json& v, const Path& p, Event& e) {
                 " (expected [.., M, K] x [.., K, N] -> [.., M, N])");
 }
 
-Event read_event(const Json& v, const Path& p, const Header& h) {
+Event read_event(const Json& v, const Path& p, const Trace& header) {
   require_object(v, p);
   Event e;
   e.kind = field(v, p, "kind", read_kind<EventKind>, "event kind");
-  e.loc = read_index(v, p, "loc", h.num_locations, "location", false);
+  e.loc = read_index(v, p, "loc", header.locations.size(), "location", false);
   if (is_memory(e.kind)) {
-    read_memory_event(v, p, h, e);
+    read_memory_event(v, p, header, e);
   } else if (e.kind == EventKind::Reduce) {
     e.shape = field(v, p, "shape", read_shape);
     int rank = static_cast<int>(e.shape.size());
@@ -422,27 +413,27 @@ Event read_event(const Json& v, const Path& p, const Header& h) {
   return e;
 }
 
-ProgramTrace read_program(const Json& v, const Path& p, const Header& h) {
+ProgramTrace read_program(const Json& v, const Path& p, const Trace& header) {
   require_object(v, p);
   ProgramTrace prog;
-  prog.pid = read_pid(v, p, "pid", h);
-  prog.events = read_list<Event>(v, p, "events", [&](const Json& e, const Path& ep) { return read_event(e, ep, h); });
+  prog.pid = read_pid(v, p, "pid", header);
+  prog.events = read_list<Event>(v, p, "events", [&](const Json& e, const Path& ep) { return read_event(e, ep, header); });
   return prog;
 }
 
 // Traced programs by program id, for findings that point at their events.
 using ProgramIndex = std::map<std::array<int64_t, 3>, const ProgramTrace*>;
 
-FindingExample read_example(const Json& v, const Path& p, const Header& h, const ProgramIndex& traced) {
+FindingExample read_example(const Json& v, const Path& p, const Trace& header, const ProgramIndex& traced) {
   require_object(v, p);
   FindingExample x;
-  x.pid = read_pid(v, p, "pid", h);
+  x.pid = read_pid(v, p, "pid", header);
   x.lane = field(v, p, "lane", read_int, -1, kInt64Max);
   x.lane_index = field(v, p, "lane_index", read_int_array, 0);
   x.offset = field(v, p, "offset", read_int, kInt64Min, kInt64Max);
   // [-1, -1, -1] when there is no other program.
   x.other_pid = field(v, p, "other_pid", read_triple, -1);
-  if (x.other_pid != std::array<int64_t, 3>{-1, -1, -1}) x.other_pid = read_pid(v, p, "other_pid", h);
+  if (x.other_pid != std::array<int64_t, 3>{-1, -1, -1}) x.other_pid = read_pid(v, p, "other_pid", header);
   auto it = traced.find(x.pid);
   size_t num_events = it == traced.end() ? 0 : it->second->events.size();
   x.event = field(v, p, "event", read_int32, -1, kIntMax);
@@ -452,17 +443,17 @@ FindingExample read_example(const Json& v, const Path& p, const Header& h, const
   return x;
 }
 
-Finding read_finding(const Json& v, const Path& p, const Header& h, const ProgramIndex& traced) {
+Finding read_finding(const Json& v, const Path& p, const Trace& header, const ProgramIndex& traced) {
   require_object(v, p);
   Finding f;
   f.kind = field(v, p, "kind", read_kind<FindingKind>, "finding kind");
-  f.loc = read_index(v, p, "loc", h.num_locations, "location", true);
-  f.buffer = read_index(v, p, "buffer", h.num_buffers, "buffer", true);
+  f.loc = read_index(v, p, "loc", header.locations.size(), "location", true);
+  f.buffer = read_index(v, p, "buffer", header.buffers.size(), "buffer", true);
   f.lanes = field(v, p, "lanes", read_int, 0, kInt64Max);
   f.programs = field(v, p, "programs", read_int, 0, kInt64Max);
   f.message = field(v, p, "message", read_string);
   f.examples = read_list<FindingExample>(v, p, "examples", [&](const Json& x, const Path& xp) {
-    return read_example(x, xp, h, traced);
+    return read_example(x, xp, header, traced);
   });
   return f;
 }
@@ -487,10 +478,9 @@ Trace read_trace(const Json& root) {
   t.buffers = read_list<TraceBuffer>(root, top, "buffers", read_buffer);
   t.scalars = read_list<TraceScalar>(root, top, "scalars", read_scalar);
   t.locations = read_list<SrcLoc>(root, top, "locations", read_location);
-  const Header h{t.grid, t.buffers.size(), t.locations.size()};
-
+  // Programs and findings refer into the header read so far.
   t.programs = read_list<ProgramTrace>(root, top, "programs",
-                                       [&](const Json& v, const Path& p) { return read_program(v, p, h); });
+                                       [&](const Json& v, const Path& p) { return read_program(v, p, t); });
   ProgramIndex traced;
   for (size_t i = 0; i < t.programs.size(); ++i) {
     auto [it, added] = traced.emplace(t.programs[i].pid, &t.programs[i]);
@@ -500,7 +490,7 @@ Trace read_trace(const Json& root) {
                                                            std::to_string(it->second - t.programs.data()) + "])");
   }
   t.findings = read_list<Finding>(root, top, "findings",
-                                  [&](const Json& v, const Path& p) { return read_finding(v, p, h, traced); });
+                                  [&](const Json& v, const Path& p) { return read_finding(v, p, t, traced); });
   t.truncated = field(root, top, "truncated", read_bool);
   t.budget_bytes = field(root, top, "budget_bytes", read_int, 0, kInt64Max);
   t.recorded_bytes = field(root, top, "recorded_bytes", read_int, 0, kInt64Max);

@@ -173,8 +173,8 @@ TEST_CASE("malformed trace JSON: programs and findings", "[trace]") {
   SECTION("an unknown finding kind") {
     j["findings"][0]["kind"] = "race";
     CHECK(error_of(j) == "trace JSON: findings[0].kind: unknown finding kind \"race\" (expected one of: "
-                         "out_of_bounds_load, out_of_bounds_store, write_conflict, uninitialized_read, "
-                         "undefined_value_used, poison_stored, runtime_issue)");
+                         "out_of_bounds_load, out_of_bounds_store, write_conflict, read_write_race, "
+                         "uninitialized_read, undefined_value_used, poison_stored, runtime_issue, never_written)");
   }
   SECTION("a finding may have no location or buffer, but not a bad one") {
     j["findings"][0]["loc"] = -1;

@@ -96,6 +96,10 @@ inline Trace sample_trace() {
   conflict.examples.push_back({{3, 1, 0}, 0, {0}, 0, {0, 0, 0}, -1});  // pid (3,1,0) traced no events
   tl::Finding issue{tl::FindingKind::RuntimeIssue, -1, -1, 0, 1, "division by zero", {}};
   t.findings = {oob, conflict, issue};
+  // One more of every kind (kinds count up from 0 until the name is
+  // "unknown"), so each kind's JSON name round-trips, new ones included.
+  for (int k = 0; std::string(tl::finding_kind_name(static_cast<tl::FindingKind>(k))) != "unknown"; ++k)
+    t.findings.push_back({static_cast<tl::FindingKind>(k), 0, 0, 1, 1, "one of each kind", {}});
 
   t.truncated = true;
   t.budget_bytes = int64_t{1} << 20;
