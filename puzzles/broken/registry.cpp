@@ -1,17 +1,48 @@
 #include "broken/registry.h"
 
+#include <fstream>
+#include <string>
+
+#include "broken/broken_defs.h"
+
 namespace puzzles {
 
 const std::vector<BrokenKernel>& all_broken() {
-  static const std::vector<BrokenKernel> list;
+  static const std::vector<BrokenKernel> list = [] {
+    std::vector<BrokenKernel> v;
+    v.push_back(make_missing_load_mask());
+    v.push_back(make_load_mask_not_store());
+    v.push_back(make_off_by_one_mask());
+    v.push_back(make_wrong_row_stride());
+    v.push_back(make_wrong_program_id_axis());
+    v.push_back(make_max_padded_lanes_win());
+    v.push_back(make_two_programs_same_rows());
+    v.push_back(make_read_output_before_write());
+    v.push_back(make_signed_shift_no_mask());
+    v.push_back(make_loop_bound_one_block_short());
+    v.push_back(make_arange_not_power_of_two());
+    v.push_back(make_dot_shape_mismatch());
+    return v;
+  }();
   return list;
 }
 
 const BrokenKernel* find_broken(std::string_view name) {
-  if (name.rfind("broken/", 0) == 0) name.remove_prefix(7);
+  constexpr std::string_view kPrefix = "broken/";
+  if (name.starts_with(kPrefix)) name.remove_prefix(kPrefix.size());
   for (const BrokenKernel& b : all_broken())
     if (b.name == name) return &b;
   return nullptr;
+}
+
+int bug_line(const BrokenKernel& b) {
+  std::ifstream in(b.source_file);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.find("// BUG") != std::string::npos) return number;
+  }
+  return 0;
 }
 
 }  // namespace puzzles

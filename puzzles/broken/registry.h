@@ -1,6 +1,7 @@
-// Deliberately wrong kernels: each shows one mistake people really make,
-// borrowing a puzzle's inputs, sizes and reference so `tilescope check
-// broken/NAME` can show what the sanitizer and the checker find.
+// The broken kernels: deliberately wrong versions of puzzle solutions, one
+// real mistake each, run on the inputs, sizes and reference of the puzzle
+// they borrow. `tilescope check broken/NAME` shows what the sanitizer and
+// the comparison with the reference make of each.
 #pragma once
 #include <string>
 #include <string_view>
@@ -12,16 +13,24 @@ namespace puzzles {
 
 struct BrokenKernel {
   std::string name;         // "missing_load_mask"
-  std::string title;        // one line
-  std::string explanation;  // the mistake and its fix
+  std::string title;        // one line: the mistake
+  std::string explanation;  // one paragraph: the mistake, what it does, the fix
   std::string puzzle_id;    // the puzzle whose inputs, sizes and reference it borrows
-  std::string set = "canonical";
+  std::string set = "canonical";       // the size set that shows the mistake
   const tl::KernelDef* kernel = nullptr;
-  std::string expected;  // one line: what check shows
+  std::string expected;     // one line: what `check` shows
+  std::string source_file;  // the kernel's source file; its wrong line carries "// BUG"
 };
 
+// Every broken kernel, in a fixed order. Built on first use.
 const std::vector<BrokenKernel>& all_broken();
-// By "NAME" or "broken/NAME"; nullptr when unknown.
+
+// The broken kernel named `name` ("missing_load_mask" or
+// "broken/missing_load_mask"); nullptr when none is.
 const BrokenKernel* find_broken(std::string_view name);
+
+// The line of `b.source_file` marked "// BUG" (the mistake), or 0 when the
+// file cannot be read (an installed binary without its sources).
+int bug_line(const BrokenKernel& b);
 
 }  // namespace puzzles

@@ -1,0 +1,21 @@
+// The broken kernel definitions, one per b??_*.cpp file. Only the broken
+// registry calls these; everything else uses broken/registry.h.
+#pragma once
+#include "broken/registry.h"
+
+namespace puzzles {
+
+BrokenKernel make_missing_load_mask();           // b01_missing_load_mask.cpp
+BrokenKernel make_load_mask_not_store();         // b02_load_mask_not_store.cpp
+BrokenKernel make_off_by_one_mask();             // b03_off_by_one_mask.cpp
+BrokenKernel make_wrong_row_stride();            // b04_wrong_row_stride.cpp
+BrokenKernel make_wrong_program_id_axis();       // b05_wrong_program_id_axis.cpp
+BrokenKernel make_max_padded_lanes_win();        // b06_max_padded_lanes_win.cpp
+BrokenKernel make_two_programs_same_rows();      // b07_two_programs_same_rows.cpp
+BrokenKernel make_read_output_before_write();    // b08_read_output_before_write.cpp
+BrokenKernel make_signed_shift_no_mask();        // b09_signed_shift_no_mask.cpp
+BrokenKernel make_loop_bound_one_block_short();  // b10_loop_bound_one_block_short.cpp
+BrokenKernel make_arange_not_power_of_two();     // b11_arange_not_power_of_two.cpp
+BrokenKernel make_dot_shape_mismatch();          // b12_dot_shape_mismatch.cpp
+
+}  // namespace puzzles
