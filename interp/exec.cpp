@@ -54,6 +54,7 @@ void LaunchState::prepare() {
   // Loop-carried pointer registers need a second pass; a third confirms.
   for (int pass = 0; pass < 8 && propagate_provenance(k.body, from, written, read); ++pass) {
   }
+  provenance = from;
   param_written.assign(k.params.size(), false);
   param_read.assign(k.params.size(), false);
   for (size_t i = 0; i < k.params.size(); ++i) {
@@ -133,7 +134,8 @@ int location_index(const std::vector<SrcLoc>& locs, const SrcLoc& loc) {
 
 // Groups one program's raw findings into the launch's list: one finding per
 // (kind, op, buffer), counting lanes and programs, keeping the first examples.
-void group_findings(const LaunchState& L, ProgramLog& lg, bool events_kept, RunResult& r) {
+void group_findings(const LaunchState& L, ProgramLog& lg, bool events_kept, RunResult& r,
+                    std::vector<std::array<int64_t, 3>>& last_program) {
   constexpr size_t kExamples = 5;
   for (RawFinding& raw : lg.findings) {
     int loc = raw.step >= 0 ? L.plan.steps[raw.step].loc : location_index(L.locations, raw.loc);
@@ -148,10 +150,16 @@ void group_findings(const LaunchState& L, ProgramLog& lg, bool events_kept, RunR
       g.buffer = buffer;
       g.message = raw.message;
       r.findings.push_back(std::move(g));
+      last_program.push_back({-1, -1, -1});
       f = &r.findings.back();
     }
     f->lanes += raw.lanes;
-    f->programs += 1;
+    // One program can raise the same finding from several ops on one line.
+    auto& last = last_program[static_cast<size_t>(f - r.findings.data())];
+    if (last != lg.pid) {
+      f->programs += 1;
+      last = lg.pid;
+    }
     for (FindingExample& e : raw.examples) {
       if (f->examples.size() >= kExamples) break;
       if (!events_kept) e.event = -1;
@@ -163,9 +171,12 @@ void group_findings(const LaunchState& L, ProgramLog& lg, bool events_kept, RunR
 }  // namespace
 
 void LaunchState::add_never_written(RunResult& r) const {
+  if (r.stopped) return;  // a strict stop leaves the rest unwritten by design
   for (size_t p = 0; p < bufs.size(); ++p) {
     const Buffer* b = bufs[p];
-    if (!b || !b->tracks_writes()) continue;
+    // Only buffers this kernel stores to: an input it merely reads is the
+    // host's business.
+    if (!b || !b->tracks_writes() || !param_written[p]) continue;
     bool seen_before = false;  // one finding per buffer, even when bound twice
     for (size_t q = 0; q < p; ++q) seen_before |= bufs[q] == b;
     if (seen_before) continue;
@@ -184,9 +195,10 @@ void LaunchState::add_never_written(RunResult& r) const {
       }
     }
     if (f.lanes == 0) continue;
-    // Point at the kernel's first store to this buffer, if it has one.
+    // Point at the kernel's first store that may reach this buffer.
     for (const Step& s : plan.steps)
-      if ((s.op == ir::Op::Store || s.op == ir::Op::AtomicAdd) && s.loc >= 0) {
+      if ((s.op == ir::Op::Store || s.op == ir::Op::AtomicAdd) && s.loc >= 0 &&
+          (p >= 64 || (provenance[s.a[0]] >> p) & 1)) {
         f.loc = s.loc;
         break;
       }
@@ -197,6 +209,7 @@ void LaunchState::add_never_written(RunResult& r) const {
 void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
   int64_t used = 0;
   bool stopped = false;
+  std::vector<std::array<int64_t, 3>> last_program;  // per finding
   for (size_t i = 0; i < logs.size(); ++i) {
     ProgramLog* lg = logs[i].get();
     if (!lg) {
@@ -205,7 +218,7 @@ void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
     }
     bool keep_events = t && !stopped && wants_trace(static_cast<int64_t>(i)) && lg->traced &&
                        used + lg->trace_bytes <= budget;
-    group_findings(*this, *lg, keep_events, r);
+    group_findings(*this, *lg, keep_events, r, last_program);
     r.stopped |= lg->stopped;
     r.oob_loads += lg->oob_loads;
     r.oob_stores += lg->oob_stores;

@@ -66,6 +66,7 @@ struct LaunchState {
   Plan plan;
   std::vector<bool> param_written;                      // stores/atomics may reach it
   std::vector<bool> param_read;                         // loads may reach it
+  std::vector<uint64_t> provenance;  // per register: pointer parameters it may point into (bit i)
   bool strict = false;
   bool track_values = true;
   bool detect_details = false;  // sequential run: conflicts become findings

@@ -20,6 +20,9 @@ std::vector<int64_t> lane_coords(const ir::Shape& s, int64_t lane) {
 
 // Marks an element read by more than one program.
 constexpr uint32_t kManyReaders = 0xffffffffu;
+// Set on a writer record when the write was an atomic (program ids stay
+// below 2^31: the launch checks the grid).
+constexpr uint32_t kAtomicWriter = 0x80000000u;
 
 template <size_t ES>
 inline void copy_elem(std::byte* dst, const std::byte* src) {
@@ -152,15 +155,18 @@ void Exec::memory_lanes(const Step& s) {
   // An active, in-bounds lane: conflict records, the access itself, and the
   // buffer's written map.
   auto access = [&](int64_t i, const eval::PtrVal& pv, const BufView& bv) {
-    if (bv.wrote && OP != Op::AtomicAdd) {
+    if (bv.wrote) {
       // Another program's write, or (for a write) another program's read,
-      // of the same element: their order on a GPU is undefined.
+      // of the same element: their order on a GPU is undefined. Atomics
+      // may meet each other freely, but not a plain store or load.
       uint32_t& w = bv.wrote[pv.off];
       uint32_t& r = bv.read[pv.off];
-      if (w && w != me_) {
+      const uint32_t writer = w & ~kAtomicWriter;
+      const bool clash = OP == Op::AtomicAdd ? (w && !(w & kAtomicWriter) && writer != me_) : (w && writer != me_);
+      if (clash) {
         if (L_.detect_details)
           note(kLoad ? FindingKind::ReadWriteRace : FindingKind::WriteConflict, s, static_cast<int>(pv.buf), i, tile,
-               pv.off, static_cast<int64_t>(w) - 1);
+               pv.off, static_cast<int64_t>(writer) - 1);
         else
           L_.conflict = true;
       }
@@ -174,7 +180,11 @@ void Exec::memory_lanes(const Step& s) {
           else
             L_.conflict = true;
         }
-        w = me_;
+        if constexpr (OP == Op::AtomicAdd) {
+          if (!w || (w & kAtomicWriter)) w = me_ | kAtomicWriter;
+        } else {
+          w = me_;
+        }
       }
     }
     std::byte* addr = bv.data + pv.off * static_cast<int64_t>(ES);

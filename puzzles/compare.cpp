@@ -17,9 +17,11 @@ struct Element {
   bool never_written = false;
 };
 
-// One output element, widened exactly; the NaN fill pattern is recognised
-// by its bits so "never written" is told apart from "computed NaN".
+// One output element, widened exactly. "Never written" comes from the
+// buffer's written map when it keeps one (a NaN computed from the fill
+// carries the fill's bits, yet was written); else from the fill's bits.
 Element read_element(const tl::Buffer& out, int64_t i) {
+  if (out.tracks_writes()) return {out.get(i), out.written_map()[static_cast<size_t>(i)] == 0};
   if (out.dtype() == tl::DType::f32) {
     const float v = out.as<float>()[i];
     return {double(v), std::bit_cast<uint32_t>(v) == kNeverWrittenBits};

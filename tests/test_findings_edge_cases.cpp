@@ -1,7 +1,7 @@
-// Known sanitizer bugs, each with a minimal reproducer. Every test asserts
-// the documented (or plainly intended) behaviour and fails today;
-// [!shouldfail] keeps the suite green while the bug stands and turns the
-// test red once it is fixed, as a reminder to drop the tag.
+// Sanitizer edge cases, each first found as a bug with this minimal
+// reproducer: strict stops, programs counted once per finding,
+// never-written findings at their own buffer's store and only for buffers
+// the kernel writes, and plain stores racing with atomics.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -13,7 +13,7 @@ using namespace findings_fixture;
 // After a strict stop, add_never_written still reports every element the
 // unfinished launch did not reach (here y[16..31]) as a second finding.
 TEST_CASE("strict mode reports only the first finding, not what the stop left unwritten",
-          "[findings][sanitizer-bug][!shouldfail]") {
+          "[findings]") {
   tl::Buffer x = f32("x", 20), y = f32("y", 32);
   y.mark_unwritten();
   tl::RunOptions opt;
@@ -32,7 +32,7 @@ TEST_CASE("strict mode reports only the first finding, not what the stop left un
 // group_findings adds 1 to `programs` per raw finding, and a program has one
 // raw finding per step: two loads on one line (a helper) count it twice.
 TEST_CASE("a finding counts distinct programs, even when two ops share a source line",
-          "[findings][sanitizer-bug][!shouldfail]") {
+          "[findings]") {
   tl::Buffer x = f32("x", 8), y = f32("y", 8);
   auto r = launch(
       [](const K& k) {
@@ -51,7 +51,7 @@ TEST_CASE("a finding counts distinct programs, even when two ops share a source 
 // add_never_written points at the kernel's first store to any buffer (here
 // the store to x), not at a store to the buffer left unwritten.
 TEST_CASE("a never-written finding points at a store to its own buffer",
-          "[findings][sanitizer-bug][!shouldfail]") {
+          "[findings]") {
   tl::Buffer x = f32("x", 8), y = f32("y", 8);
   x.mark_unwritten();
   y.mark_unwritten();
@@ -72,7 +72,7 @@ TEST_CASE("a never-written finding points at a store to its own buffer",
 // the launch stores to, but any buffer marked unwritten is reported, even one
 // the kernel only reads (and at another buffer's store).
 TEST_CASE("no never-written finding for an unwritten buffer the kernel only reads",
-          "[findings][sanitizer-bug][!shouldfail]") {
+          "[findings]") {
   tl::Buffer x = f32("x", 8), y = f32("y", 8);
   y.mark_unwritten();
   auto r = launch(
@@ -89,7 +89,7 @@ TEST_CASE("no never-written finding for an unwritten buffer the kernel only read
 // store racing with another program's atomic_add on one element (on a GPU
 // the result is 1 or 2) is not reported.
 TEST_CASE("a plain store and another program's atomic_add to one element conflict",
-          "[findings][sanitizer-bug][!shouldfail]") {
+          "[findings]") {
   tl::Buffer x = f32("x", 8), y = f32("y", 8);
   auto r = launch(
       [](const K& k) {
