@@ -58,10 +58,13 @@ void reduce_t(ir::ReduceKind kind, int64_t outer, int64_t n, int64_t inner, bool
   bool is_max = kind == ir::ReduceKind::Max || kind == ir::ReduceKind::ArgMax;
   // One running value per output element; the axis is walked in order, so
   // every output sees x[0] + x[1] + ... exactly (a fixed summation order).
-  size_t need = static_cast<size_t>(inner) * (sizeof(C) + sizeof(int32_t));
+  // The index array starts 8-byte aligned after the values (i8 values of
+  // an odd count would misalign it).
+  const size_t where_at = (static_cast<size_t>(inner) * sizeof(C) + 7) & ~size_t{7};
+  const size_t need = where_at + static_cast<size_t>(inner) * sizeof(int32_t);
   if (scratch.size() < need) scratch.resize(need);
   C* acc = reinterpret_cast<C*>(scratch.data());
-  int32_t* where = reinterpret_cast<int32_t*>(scratch.data() + static_cast<size_t>(inner) * sizeof(C));
+  int32_t* where = reinterpret_cast<int32_t*>(scratch.data() + where_at);
   if (inner == 1 && !arg && !(propagate_nan && std::is_floating_point_v<C>)) {
     // Reducing the innermost axis (the common case): one running value per
     // row, the same order as below, without the per-element bookkeeping.

@@ -34,7 +34,7 @@ struct Outcome {
   std::vector<unsigned char> y, z;
   std::string json, printed;
   int64_t oob_loads = 0, oob_stores = 0;
-  std::vector<std::string> oob, issues;
+  std::vector<std::string> oob, issues, findings;
   std::shared_ptr<tl::Trace> trace;
 };
 
@@ -55,6 +55,9 @@ Outcome run_busy(int threads, tl::RunOptions opt = {}) {
     o.oob.push_back(std::to_string(a.pid[0]) + "," + std::to_string(a.pid[1]) + "," + std::to_string(a.pid[2]) + " lane " +
                     std::to_string(a.lane) + " off " + std::to_string(a.offset) + " line " + std::to_string(a.loc.line));
   for (auto& i : r.issues) o.issues.push_back(i.message + "@" + std::to_string(i.loc.line));
+  for (auto& f : r.findings)
+    o.findings.push_back(std::string(tl::finding_kind_name(f.kind)) + " " + f.message + " lanes " + std::to_string(f.lanes) +
+                         " programs " + std::to_string(f.programs));
   o.trace = r.trace;
   return o;
 }
@@ -77,6 +80,7 @@ TEST_CASE("results, findings and printed text are identical for 1, 2 and 8 threa
   Outcome one = run_busy(1);
   CHECK(one.oob_loads == 3 * 8);  // pid0 = 3: offsets 256..263 for each pid1
   CHECK(one.oob.size() == 24);
+  CHECK_FALSE(one.findings.empty());
   CHECK(one.printed.find("pid (0, 0, 0)") < one.printed.find("pid (3, 2, 0)"));
   for (int threads : {2, 8}) {
     Outcome many = run_busy(threads);
@@ -87,6 +91,7 @@ TEST_CASE("results, findings and printed text are identical for 1, 2 and 8 threa
     CHECK(many.oob_stores == one.oob_stores);
     CHECK(many.oob == one.oob);
     CHECK(many.issues == one.issues);
+    CHECK(many.findings == one.findings);
   }
 }
 

@@ -181,6 +181,28 @@ TEST_CASE("dot adds the accumulator: a·b + acc") {
   for (int i = 0; i < M * N; ++i) CHECK(out.as<float>()[i] == want[i]);
 }
 
+TEST_CASE("a K-blocked loop of dots with a carried acc equals one dot exactly") {
+  const int M = 16, N = 16, K = 64, BK = 16;
+  auto av = mantissa_rich(M * K, 13), bv = mantissa_rich(K * N, 14);
+  tl::Buffer a = make("a", DType::f32, av), b = make("b", DType::f32, bv), c("c", DType::f32, {1});
+  for (tl::Precision prec : {tl::ieee, tl::tf32}) {
+    auto blocked = run(
+        [&](const P& p) {
+          auto acc = tl::zeros({M, N}, tl::f32);
+          auto rm = tl::arange(0, M).col(), rk = tl::arange(0, BK), rn = tl::arange(0, N).row();
+          for (auto k0 : tl::range(0, K, BK)) {
+            auto ablk = tl::load(p.a + rm * K + (k0 + rk).row());
+            auto bblk = tl::load(p.b + (k0 + rk).col() * N + rn);
+            acc = tl::dot(ablk, bblk, acc, prec);
+          }
+          tl::store(p.out + offsets({M, N}), acc);
+        },
+        a, b, c, DType::f32, M * N);
+    auto want = ref(av, bv, nullptr, 1, M, N, K, prec == tl::tf32);
+    for (int i = 0; i < M * N; ++i) CHECK(blocked.as<float>()[i] == want[i]);
+  }
+}
+
 TEST_CASE("batched dot multiplies each batch: [B, M, K] x [B, K, N]") {
   const int B = 2, M = 16, N = 32, K = 16;
   auto av = mantissa_rich(B * M * K, 10), bv = mantissa_rich(B * K * N, 11), cv = mantissa_rich(B * M * N, 12);

@@ -135,6 +135,27 @@ TEST_CASE("a running max with its previous value, as in online softmax") {
   CHECK(run.at(1) == 58);  // 57 - (-1)
 }
 
+TEST_CASE("assigning a literal to a loop-carried tile splats it in the tile's type") {
+  static DType kept = DType::i1;
+  auto run = launch([](const P& p) {
+    auto acc = tl::full({4}, 5, tl::i32);
+    auto total = tl::zeros({4}, tl::i32);
+    auto h = tl::zeros({4}, tl::f16);
+    for (auto i : tl::range(0, 3)) {
+      acc = 0;
+      acc += i;
+      total += acc;
+      h = 2.5;
+    }
+    kept = h.dtype();
+    tl::store(p.out + tl::arange(0, 4), total);
+    tl::store(p.out + 4 + tl::arange(0, 4), (h * 2).to(tl::i32));
+  });
+  CHECK(run.at(0) == 3);  // 0 + 1 + 2: acc restarts at 0 each iteration
+  CHECK(run.at(4) == 5);
+  CHECK(kept == DType::f16);
+}
+
 TEST_CASE("nested loops, including an inner bound that depends on the outer variable") {
   auto run = launch(
       [](const P& p) {

@@ -14,6 +14,7 @@
 #include "error.h"
 #include "interpreter.h"
 #include "tl.h"
+#include "trace.h"
 
 namespace {
 
@@ -133,6 +134,19 @@ TEST_CASE("out-of-bounds loads yield poison and are recorded with program, lane,
   CHECK(o.loc.line == static_cast<uint32_t>(g_load_line));
   CHECK(r.oob[3].lane == 7);
   CHECK(r.oob[3].offset == 23);
+  // The same, grouped as one finding of the sanitizer.
+  const tl::Finding* f = nullptr;
+  for (auto& g : r.findings)
+    if (g.kind == tl::FindingKind::OutOfBoundsLoad) f = &g;
+  REQUIRE(f);
+  CHECK(f->lanes == 4);
+  CHECK(f->programs == 1);
+  REQUIRE(f->loc >= 0);
+  CHECK(r.locations.at(static_cast<size_t>(f->loc)).line == static_cast<uint32_t>(g_load_line));
+  REQUIRE_FALSE(f->examples.empty());
+  CHECK(f->examples[0].pid == std::array<int64_t, 3>{2, 0, 0});
+  CHECK(f->examples[0].lane == 4);
+  CHECK(f->examples[0].offset == 20);
 }
 
 TEST_CASE("out-of-bounds integer loads yield the type's maximum") {
@@ -154,6 +168,7 @@ TEST_CASE("out-of-bounds stores are dropped, recorded, and leave the guard bytes
         auto off = tl::program_id(0) * 8 + tl::arange(0, 8);
         line = __LINE__; tl::store(p.y + off, off.to(tl::f32));
         tl::store(p.y - 1 - tl::arange(0, 4), -1.0f);  // just before the start
+        tl::store(p.y + tl::arange(0, 4) * 1000000000, -2.0f, tl::arange(0, 4) < 0);  // masked off: not a finding
       },
       x, y.buf, {3, 1, 1});
   for (int i = 0; i < 20; ++i) CHECK(y.buf.get(i) == i);
@@ -388,7 +403,14 @@ TEST_CASE("two active lanes storing to one address are flagged") {
   tl::Buffer x("x", DType::f32, {1}), y("y", DType::i32, {1});
   auto r = launch([](const P& p) { tl::store(p.y + tl::arange(0, 4) * 0, tl::arange(0, 4)); }, x, y);
   CHECK(y.get(0) == 3);
-  CHECK_FALSE(r.issues.empty());  // SEMANTICS §9: "applies lanes row-major (last wins) and flags it"
+  // SEMANTICS §9: "applies lanes row-major (last wins) and flags it".
+  CHECK((!r.issues.empty() || !r.findings.empty()));
+}
+
+static bool has_finding(const tl::RunResult& r, tl::FindingKind k) {
+  for (auto& f : r.findings)
+    if (f.kind == k && f.lanes > 0) return true;
+  return false;
 }
 
 TEST_CASE("a write conflict between programs is flagged") {
@@ -397,6 +419,23 @@ TEST_CASE("a write conflict between programs is flagged") {
     auto r = launch([](const P& p) { tl::store(p.y, tl::program_id(0)); }, x, y, {4, 1, 1}, threads);
     CHECK(y.get(0) == 3);
     // "Cross-program conflicts ... is flagged: on a GPU their order is undefined."
-    CHECK_FALSE(r.issues.empty());
+    CHECK(has_finding(r, tl::FindingKind::WriteConflict));
   }
+}
+
+TEST_CASE("one program reading what another writes is flagged") {
+  for (int threads : {1, 8}) {
+    tl::Buffer c("c", DType::i32, {1}), unused("u", DType::f32, {1});
+    auto r = launch([](const P& p) { tl::store(p.x, tl::load(p.x) + 1); }, c, unused, {8, 1, 1}, threads);
+    CHECK(c.get(0) == 8);
+    CHECK((has_finding(r, tl::FindingKind::ReadWriteRace) || has_finding(r, tl::FindingKind::WriteConflict)));
+  }
+}
+
+TEST_CASE("atomics between programs are not conflicts") {
+  tl::Buffer c("c", DType::i32, {1}), unused("u", DType::f32, {1});
+  auto r = launch([](const P& p) { tl::atomic_add(p.x, 1); }, c, unused, {8, 1, 1}, 8);
+  CHECK(c.get(0) == 8);
+  CHECK_FALSE(has_finding(r, tl::FindingKind::WriteConflict));
+  CHECK_FALSE(has_finding(r, tl::FindingKind::ReadWriteRace));
 }

@@ -25,10 +25,13 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 std::function<void(const tl::Ptr&, const tl::Ptr&)> g_body;
 void body(tl::Ptr in, tl::Ptr out) { g_body(in, out); }
 
-// Row-major offsets of a tile of shape s (rank 1 or 2).
+// Row-major offsets of a tile of shape s (rank 1, 2 or 3).
 tl::Tensor offsets(const Shape& s) {
   if (s.size() == 1) return tl::arange(0, s[0]);
-  return tl::arange(0, s[0]).col() * static_cast<int>(s[1]) + tl::arange(0, s[1]).row();
+  if (s.size() == 2) return tl::arange(0, s[0]).col() * static_cast<int>(s[1]) + tl::arange(0, s[1]).row();
+  return tl::expand_dims(tl::arange(0, s[0]), std::vector<int>{1, 2}) * static_cast<int>(s[1] * s[2]) +
+         tl::expand_dims(tl::arange(0, s[1]), std::vector<int>{0, 2}) * static_cast<int>(s[2]) +
+         tl::expand_dims(tl::arange(0, s[2]), std::vector<int>{0, 1});
 }
 
 struct Out {
@@ -108,6 +111,29 @@ TEST_CASE("a reduction without an axis gives a 0-d tensor") {
   auto k = reduce(DType::f32, iota(32), {4, 8}, [](auto& x) { return tl::sum(x, {}, true); });
   CHECK(k.shape == Shape{1, 1});
   CHECK(k.v[0] == 496);
+}
+
+TEST_CASE("reductions over each axis of a 3-D tile") {
+  // [2, 4, 8] holding 32 i + 8 j + k.
+  auto s1 = reduce(DType::i32, iota(64), {2, 4, 8}, [](auto& x) { return tl::sum(x, 1); });
+  REQUIRE(s1.shape == Shape{2, 8});
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 8; ++k) CHECK(s1.v[i * 8 + k] == 128 * i + 48 + 4 * k);
+  auto m0 = reduce(DType::i32, iota(64), {2, 4, 8}, [](auto& x) { return tl::max(x, 0, true); });
+  REQUIRE(m0.shape == Shape{1, 4, 8});
+  for (int j = 0; j < 32; ++j) CHECK(m0.v[j] == 32 + j);
+  auto a2 = reduce(DType::i32, iota(64), {2, 4, 8}, [](auto& x) { return tl::argmin(x * -1, 2); });
+  REQUIRE(a2.shape == Shape{2, 4});
+  for (double v : a2.v) CHECK(v == 7);
+  auto a1 = reduce(DType::f32, iota(64), {2, 4, 8}, [](auto& x) { return tl::argmax(x % 3, 1); });
+  // x % 3 along j for fixed (i, k): (32 i + k + 8 j) % 3; 8 j % 3 cycles 0, 2, 1, 0.
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 8; ++k) {
+      int best = 0;
+      for (int j = 1; j < 4; ++j)
+        if ((32 * i + 8 * j + k) % 3 > (32 * i + 8 * best + k) % 3) best = j;
+      CHECK(a1.v[i * 8 + k] == best);
+    }
 }
 
 TEST_CASE("max and min along an axis") {

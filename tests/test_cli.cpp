@@ -1,0 +1,127 @@
+// The tilescope command as a user runs it: exit statuses, messages for bad
+// arguments, --help everywhere, and the outputs tools read (--json, traces).
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "trace.h"
+
+namespace {
+
+struct Outcome {
+  int status = -1;  // exit status; -1 if the process did not exit normally
+  std::string out;  // stdout and stderr together
+};
+
+Outcome run_cli(const std::string& args) {
+  std::string cmd = std::string(TILESCOPE_CLI) + " " + args + " 2>&1";
+  Outcome o;
+  FILE* f = popen(cmd.c_str(), "r");
+  REQUIRE(f != nullptr);
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) o.out.append(buf.data(), n);
+  int st = pclose(f);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("cli: check --all passes all 12 puzzles with exit status 0") {
+  Outcome o = run_cli("check --all --seeds 0");
+  INFO(o.out);
+  CHECK(o.status == 0);
+  CHECK(contains(o.out, "12 of 12 kernels pass"));
+}
+
+TEST_CASE("cli: check --all --stub reports every stub as failing, exit status 1, no crash") {
+  Outcome o = run_cli("check --all --stub --seeds 0");
+  INFO(o.out);
+  CHECK(o.status == 1);
+  CHECK(contains(o.out, "0 of 12 kernels pass"));
+  CHECK(contains(o.out, "never written"));
+}
+
+TEST_CASE("cli: bad arguments give one clear message and exit status 2") {
+  struct Case {
+    const char* args;
+    const char* message;
+  } cases[] = {
+      {"", "usage: tilescope"},
+      {"frobnicate", "unknown command 'frobnicate'"},
+      {"check 13", "no puzzle '13'"},
+      {"check", "name a puzzle"},
+      {"check 2 --bogus", "unknown option '--bogus'"},
+      {"check 2 --seeds 1,x", "--seeds"},
+      {"check 2 --threads", "needs a value"},
+      {"check 2 --set 9z", "no size set '9z'"},
+      {"check 1 2 --trace out.json", "exactly one puzzle"},
+      {"check broken/nope", "no broken kernel"},
+      {"compile 99", "no puzzle '99'"},
+      {"show", "one puzzle"},
+  };
+  for (const Case& c : cases) {
+    Outcome o = run_cli(c.args);
+    INFO("tilescope " << c.args << "\n" << o.out);
+    CHECK(o.status == 2);
+    CHECK(contains(o.out, c.message));
+  }
+}
+
+TEST_CASE("cli: every command answers --help with exit status 0") {
+  for (const char* cmd : {"--help", "list --help", "show --help", "check --help", "compile --help"}) {
+    Outcome o = run_cli(cmd);
+    INFO("tilescope " << cmd << "\n" << o.out);
+    CHECK(o.status == 0);
+    CHECK(contains(o.out, "usage: tilescope"));
+  }
+}
+
+TEST_CASE("cli: compile --ir prints the kernel's IR with a runtime loop") {
+  Outcome o = run_cli("compile 7 --ir");
+  INFO(o.out);
+  CHECK(o.status == 0);
+  CHECK(contains(o.out, "kernel long_sum("));
+  CHECK(contains(o.out, "for %"));
+  CHECK(contains(o.out, "# line "));
+}
+
+TEST_CASE("cli: a broken kernel's finding names the kernel line; --strict exits 3") {
+  Outcome o = run_cli("check broken/missing_load_mask");
+  INFO(o.out);
+  CHECK(o.status == 1);
+  CHECK(contains(o.out, "error: out-of-bounds load from x in program (6, 0, 0), lane [8]"));
+  CHECK(contains(o.out, "b01_missing_load_mask.cpp:"));
+  Outcome s = run_cli("check broken/missing_load_mask --strict");
+  INFO(s.out);
+  CHECK(s.status == 3);
+}
+
+TEST_CASE("cli: --trace writes a trace that loads back") {
+  Outcome o = run_cli("check 4 --seeds 0 --set 4a --trace cli_trace_p04.json");
+  INFO(o.out);
+  REQUIRE(o.status == 0);
+  tl::Trace t = tl::load_trace("cli_trace_p04.json");
+  CHECK(t.kernel == "outer_add_block");
+  CHECK(t.programs.size() == 12);  // canonical grid (4, 3, 1)
+  CHECK_FALSE(t.truncated);
+  std::remove("cli_trace_p04.json");
+}
+
+TEST_CASE("cli: --json output is JSON for tools") {
+  Outcome o = run_cli("check 2 --seeds 0 --json");
+  INFO(o.out);
+  CHECK(o.status == 0);
+  CHECK(o.out.front() == '[');
+  CHECK(contains(o.out, "\"pass\": true"));
+  Outcome l = run_cli("list --json");
+  CHECK(l.status == 0);
+  CHECK(contains(l.out, "\"long_softmax\""));
+}
