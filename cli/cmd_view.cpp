@@ -1,7 +1,10 @@
 // tilescope view: the viewer (viz/) on a puzzle's run, a named kernel or a
 // saved trace, interactively or as a headless screenshot.
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "args.h"
 #include "commands.h"
@@ -28,6 +31,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"cells", true, "FILE", "with --screenshot: write where each grid cell was drawn, as JSON"},
     {"size", true, "WxH", "window or screenshot size in pixels (default 1600x1000)"},
     {"frames", true, "N", "with --screenshot: frames rendered before the capture (default 4)"},
+    {"mouse", true, "X,Y", "with --screenshot: the mouse pointer's position in pixels (shows hover effects)"},
     {"help", false, "", "show this help"},
 };
 
@@ -109,6 +113,11 @@ viz::ViewerOptions viewer_options(const Args& args) {
     opt.tab = *t;
   }
   if (auto s = args.value("size")) parse_size(*s, opt);
+  if (auto m = args.value("mouse")) {
+    const std::vector<long long> xy = parse_int_list(*m, "--mouse");
+    if (xy.size() != 2) throw UsageError("--mouse takes X,Y in pixels");
+    opt.mouse = std::make_pair(static_cast<float>(xy[0]), static_cast<float>(xy[1]));
+  }
   const long long frames = args.int_value("frames", opt.frames);
   if (frames < 2 || frames > 10000) throw UsageError("--frames takes 2 to 10000");
   opt.frames = static_cast<int>(frames);
@@ -131,7 +140,16 @@ int take_screenshot(const viz::ViewerDocument& doc, const viz::ViewerOptions& op
     std::fprintf(stderr, "tilescope view: cannot write '%s'\n", cells->c_str());
     return kExitFailed;
   }
-  std::printf("%s: %dx%d screenshot of %s\n", png.c_str(), shot->width, shot->height, doc.title.c_str());
+  // The steady state: the first frames build textures and fit the grids.
+  auto median_after_warmup = [](std::vector<double> v) {
+    v.erase(v.begin(), v.begin() + static_cast<long>(std::min<size_t>(2, v.size() - 1)));
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  std::printf("%s: %dx%d screenshot of %s\n  %zu frames: first %.1f ms, then median %.1f ms (UI %.1f ms, the rest is "
+              "OpenGL drawing)\n",
+              png.c_str(), shot->width, shot->height, doc.title.c_str(), shot->frame_ms.size(), shot->frame_ms.front(),
+              median_after_warmup(shot->frame_ms), median_after_warmup(shot->ui_ms));
   return kExitOk;
 }
 

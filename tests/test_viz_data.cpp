@@ -251,3 +251,12 @@ TEST_CASE("the GPU slot: interpreter vs GPU values diffed per element") {
   CHECK(viz::find_gpu_buffer(results, "z") != nullptr);
   CHECK(viz::find_gpu_buffer(results, "w") == nullptr);
 }
+
+TEST_CASE("a build error's line is found for the source pane") {
+  const std::string d = "/src/puzzles/p02_add_block.cpp:38:49: error: arange(0, 12) has 12 elements\n  code\n  ^";
+  CHECK(viz::diagnostic_line(d, "/src/puzzles/p02_add_block.cpp") == 38);
+  CHECK(viz::diagnostic_line(d, "/elsewhere/p02_add_block.cpp") == 38);  // same file name
+  CHECK(viz::diagnostic_line(d, "/src/puzzles/p04.cpp") == 0);
+  CHECK(viz::diagnostic_line("no location here", "x.cpp") == 0);
+  CHECK(viz::diagnostic_line("c:/x.cpp:7:1: error: drive letters keep their colon", "c:/x.cpp") == 7);
+}

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "model_dot.h"
 #include "model_values.h"
@@ -167,6 +168,27 @@ TEST_CASE("screenshot: the dot tab lays out A, B and C of a dot event") {
   CHECK(c->origin_x > a->origin_x);  // C right of A
   CHECK(c->origin_y > b->origin_y);  // and below B
   CHECK(near(center_pixel(s, *c, {0, 0}), viz::palette::stored));
+
+  // Hover C[2, 3]: A's row 2 and B's column 3 get a white outline.
+  const viz::PixelRect hovered = c->cell_rect({2, 3});
+  opt.mouse = std::make_pair(hovered.cx(), hovered.cy());
+  const viz::Screenshot h = shoot(doc, opt);
+  const viz::RecordedGrid *ha = h.grid("dot:A"), *hb = h.grid("dot:B");
+  REQUIRE(ha);
+  REQUIRE(hb);
+  auto white_near = [&](float x, float y, bool vertical) {
+    for (int d = -2; d <= 2; ++d) {
+      const viz::Rgba p = vertical ? h.pixel(static_cast<int>(x) + d, static_cast<int>(y))
+                                   : h.pixel(static_cast<int>(x), static_cast<int>(y) + d);
+      if (viz::red_of(p) > 230 && viz::green_of(p) > 230 && viz::blue_of(p) > 230) return true;
+    }
+    return false;
+  };
+  const viz::PixelRect a_row = ha->cell_rect({2, shapes.k / 2}), b_col = hb->cell_rect({shapes.k / 2, 3});
+  CHECK(white_near(a_row.cx(), a_row.y0, false));  // top edge of A's row 2
+  CHECK(white_near(b_col.x0, b_col.cy(), true));   // left edge of B's column 3
+  const viz::PixelRect a_other = ha->cell_rect({6, shapes.k / 2});
+  CHECK_FALSE(white_near(a_other.cx(), a_other.y0, false));  // another row: no outline
 }
 
 TEST_CASE("screenshot: every puzzle opens and draws") {

@@ -75,18 +75,11 @@ BufferCoverage compute_coverage(const tl::Trace& t, int buffer, bool known_outpu
   c.programs.resize(c.first[n]);
   std::vector<uint64_t> fill(c.first.begin(), c.first.end() - 1);
   for_each_touch(t, buffer, c.extent, seen, [&](int32_t prog, int64_t o, uint8_t) { c.programs[fill[o]++] = prog; });
+  for (size_t o = 0; o < n; ++o) {
+    c.never_written_count += c.written && c.stores[o] == 0 && c.atomics[o] == 0;
+    c.overlapping_count += c.stores[o] > 1;
+  }
   return c;
-}
-
-int64_t BufferCoverage::never_written() const {
-  if (!written) return 0;
-  int64_t n = 0;
-  for (size_t o = 0; o < stores.size(); ++o) n += stores[o] == 0 && atomics[o] == 0;
-  return n;
-}
-
-int64_t BufferCoverage::overlapping() const {
-  return std::count_if(stores.begin(), stores.end(), [](uint32_t s) { return s > 1; });
 }
 
 std::vector<int> BufferCoverage::touched_by(int64_t offset, size_t max) const {

@@ -22,8 +22,11 @@ struct BufferCoverage {
   std::vector<uint64_t> first;
   std::vector<int32_t> programs;
 
-  int64_t never_written() const;  // of a written buffer: elements nothing stored
-  int64_t overlapping() const;    // elements stored by two or more programs
+  // Counted once: the legend shows them every frame.
+  int64_t never_written_count = 0, overlapping_count = 0;
+
+  int64_t never_written() const { return never_written_count; }  // of a written buffer: elements nothing stored
+  int64_t overlapping() const { return overlapping_count; }       // elements stored by two or more programs
   // Up to `max` programs that touched element `offset`.
   std::vector<int> touched_by(int64_t offset, size_t max = 16) const;
   int64_t touched_count(int64_t offset) const;

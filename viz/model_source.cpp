@@ -60,6 +60,23 @@ bool location_in_file(const tl::SrcLoc& loc, const std::string& path) {
   return loc.file == path || (!loc.file.empty() && file_name(loc.file) == file_name(path));
 }
 
+uint32_t diagnostic_line(const std::string& diagnostic, const std::string& path) {
+  const std::string first = diagnostic.substr(0, diagnostic.find('\n'));
+  const size_t error = first.find(": error");
+  if (error == std::string::npos) return 0;
+  // "file:line:col" before it; the file itself may contain ':'.
+  const std::string where = first.substr(0, error);
+  const size_t col_colon = where.rfind(':');
+  if (col_colon == std::string::npos || col_colon == 0) return 0;
+  const size_t line_colon = where.rfind(':', col_colon - 1);
+  if (line_colon == std::string::npos) return 0;
+  const std::string file = where.substr(0, line_colon);
+  const std::string digits = where.substr(line_colon + 1, col_colon - line_colon - 1);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) return 0;
+  if (!location_in_file(tl::SrcLoc{file, 0, 0}, path)) return 0;
+  return static_cast<uint32_t>(std::stoul(digits));
+}
+
 std::vector<std::vector<int>> events_by_line(const tl::Trace& t, const tl::ProgramTrace& p, const SourceText& src) {
   std::vector<std::vector<int>> by_line(src.lines.size() + 1);
   for (size_t e = 0; e < p.events.size(); ++e) {

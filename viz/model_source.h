@@ -25,6 +25,11 @@ SourceText load_source(const tl::Trace& t, const std::string& search_dir = ".");
 uint32_t event_line(const tl::Trace& t, const tl::Event& e);
 bool location_in_file(const tl::SrcLoc& loc, const std::string& path);
 
+// The line a compiler-style diagnostic ("file:line:col: error: ...", as
+// build errors are formatted) points at, when its file is `path` (same
+// path or file name); 0 otherwise.
+uint32_t diagnostic_line(const std::string& diagnostic, const std::string& path);
+
 // Per line (1-based, index 0 unused) of the shown file, the events of one
 // program on it.
 std::vector<std::vector<int>> events_by_line(const tl::Trace& t, const tl::ProgramTrace& p, const SourceText& src);

@@ -49,6 +49,8 @@ struct Screenshot {
   int width = 0, height = 0;
   std::vector<uint8_t> rgba;  // top row first
   std::vector<RecordedGrid> grids;
+  std::vector<double> frame_ms;  // wall time of each rendered frame, drawing and swap included
+  std::vector<double> ui_ms;     // of that, building the UI (the viewer's own CPU work)
 
   Rgba pixel(int x, int y) const;
   const RecordedGrid* grid(const std::string& name) const;

@@ -96,13 +96,23 @@ void draw_dot_tab(ViewerState& s) {
     if (r.hovered && b.contains(*r.hovered)) {
       s.dot_hover = t.op;
       s.dot_hover_cell = *r.hovered;
-      ImGui::SetTooltip("%s[%lld, %lld]", t.name, static_cast<long long>(r.hovered->row), static_cast<long long>(r.hovered->col));
+      const long long i = r.hovered->row, j = r.hovered->col;
+      switch (t.op) {
+        case DotOperand::C: ImGui::SetTooltip("C[%lld, %lld] = sum over k of A[%lld, k] * B[k, %lld]", i, j, i, j); break;
+        case DotOperand::A: ImGui::SetTooltip("A[%lld, %lld] feeds row %lld of C (times row %lld of B)", i, j, i, j); break;
+        case DotOperand::B: ImGui::SetTooltip("B[%lld, %lld] feeds column %lld of C (times column %lld of A)", i, j, j, i); break;
+      }
     }
   }
-  ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y + top - gap / 2 - ImGui::GetTextLineHeight()));
-  ImGui::TextDisabled("A [%lld x %lld]   B [%lld x %lld]   C [%lld x %lld]", static_cast<long long>(shapes.m),
-                      static_cast<long long>(shapes.k), static_cast<long long>(shapes.k), static_cast<long long>(shapes.n),
-                      static_cast<long long>(shapes.m), static_cast<long long>(shapes.n));
+  // The shapes in the corner the layout leaves empty (left of B, above A).
+  ImGui::SetCursorScreenPos(p0);
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("A: %lld x %lld", static_cast<long long>(shapes.m), static_cast<long long>(shapes.k));
+  ImGui::TextDisabled("B: %lld x %lld", static_cast<long long>(shapes.k), static_cast<long long>(shapes.n));
+  ImGui::TextDisabled("C: %lld x %lld", static_cast<long long>(shapes.m), static_cast<long long>(shapes.n));
+  ImGui::EndGroup();
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y + top + static_cast<float>(shapes.m) * cell + 12));
+  ImGui::Dummy(ImVec2(1, 1));
 }
 
 }  // namespace viz

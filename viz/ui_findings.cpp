@@ -55,10 +55,6 @@ void sanitizer_findings(ViewerState& s) {
 void traced_oob_accesses(ViewerState& s) {
   const tl::Trace& t = s.trace();
   const auto& flagged = s.index.programs_with_findings();
-  if (flagged.empty()) {
-    ImGui::TextDisabled("no out-of-bounds lanes in the traced events");
-    return;
-  }
   constexpr int kMaxRows = 500;
   int rows = 0;
   for (int p : flagged) {
@@ -80,6 +76,7 @@ void traced_oob_accesses(ViewerState& s) {
       ImGui::PopID();
     }
   }
+  if (rows == 0) ImGui::TextDisabled("no out-of-bounds lanes in the traced events");
 }
 
 }  // namespace

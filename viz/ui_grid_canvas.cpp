@@ -100,6 +100,20 @@ void draw_grid_lines(ImDrawList* dl, const CanvasInput& in, const CanvasResult& 
   }
 }
 
+// The tensor's outline, so "past the edge" is visible: a rectangle, or for
+// a strip whose last row is partly empty, the staircase around its elements.
+void draw_tensor_edge(ImDrawList* dl, const GridLayout& g, const CanvasResult& r) {
+  const int64_t rows = g.rows(), cols = g.cols();
+  const int64_t rest = g.kind == LayoutKind::Strip ? g.elements() % g.wrap : 0;
+  if (rest == 0 || rows == 0) {
+    dl->AddRect(ImVec2(r.origin.x - 1, r.origin.y - 1), cell_min(r, rows, cols), kTensorEdge);
+    return;
+  }
+  const ImVec2 pts[6] = {cell_min(r, 0, 0),        cell_min(r, 0, cols),        cell_min(r, rows - 1, cols),
+                         cell_min(r, rows - 1, rest), cell_min(r, rows, rest), cell_min(r, rows, 0)};
+  dl->AddPolyline(pts, 6, kTensorEdge, ImDrawFlags_Closed, 1.0f);
+}
+
 // Two short diagonals per cell that stay clear of its center, so the fill
 // color there is exactly the masked grey.
 void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b) {
@@ -181,8 +195,7 @@ CanvasResult grid_canvas(const char* id, CanvasView& view, const CanvasInput& in
   draw_tensor(dl, in, r);
   if (in.cells) draw_event_cells(dl, in, r);
   draw_grid_lines(dl, in, r);
-  const GridLayout& g = *in.layout;
-  dl->AddRect(ImVec2(r.origin.x - 1, r.origin.y - 1), cell_min(r, g.rows(), g.cols()), kTensorEdge);
+  draw_tensor_edge(dl, *in.layout, r);
   for (const auto& [bounds, color] : in.highlights) {
     if (bounds.empty()) continue;
     dl->AddRect(cell_min(r, bounds.row0, bounds.col0), cell_min(r, bounds.row1, bounds.col1), color, 0, 0, 2.0f);

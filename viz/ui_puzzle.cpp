@@ -1,6 +1,7 @@
 // The puzzle tab: the statement, pass/fail and max error per size set, why
 // the viewed run failed, and a diff grid of output vs reference with every
 // mismatching element marked.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -55,8 +56,19 @@ void viewed_run(const PuzzleContext& p) {
   ImGui::TextColored(r.passed() ? kPass : kFail, "%s", puzzles::run_status_name(r.status));
   for (const std::string& why : puzzles::failure_reasons(r)) ImGui::BulletText("%s", why.c_str());
   if (!r.error.empty()) {
+    // The message wrapped; the source line and its caret unwrapped, so the
+    // caret stays under its column.
+    const size_t newline = r.error.find('\n');
     ImGui::PushStyleColor(ImGuiCol_Text, kFail);
-    ImGui::TextWrapped("%s", r.error.c_str());
+    ImGui::TextWrapped("%s", r.error.substr(0, newline).c_str());
+    if (newline != std::string::npos) {
+      const std::string code = r.error.substr(newline + 1);
+      const float lines = static_cast<float>(std::count(code.begin(), code.end(), '\n') + 1);
+      ImGui::BeginChild("error", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * (lines + 1.2f)), false,
+                        ImGuiWindowFlags_HorizontalScrollbar);
+      ImGui::TextUnformatted(code.c_str());
+      ImGui::EndChild();
+    }
     ImGui::PopStyleColor();
   }
 }

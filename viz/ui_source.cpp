@@ -34,10 +34,13 @@ void draw_source_window(ViewerState& s) {
   ImGui::TextDisabled("%s", tl::display_path(s.source.path).c_str());
   ImGui::BeginChild("lines", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   const tl::Event* e = s.cursor.current_event();
-  const uint32_t current_line = e ? event_line(s.trace(), *e) : 0;
+  uint32_t current_line = e ? event_line(s.trace(), *e) : 0;
+  // A kernel that did not build has no events: show the line the error names.
+  const bool build_error = !e && s.doc->puzzle && !s.doc->puzzle->viewed.error.empty();
+  if (build_error) current_line = diagnostic_line(s.doc->puzzle->viewed.error, s.source.path);
   std::vector<std::vector<int>> by_line;
   if (s.cursor.program() >= 0) by_line = events_by_line(s.trace(), s.trace().programs[s.cursor.program()], s.source);
-  const ImU32 current_bg = IM_COL32(70, 90, 150, 255);
+  const ImU32 current_bg = build_error ? IM_COL32(150, 40, 40, 255) : IM_COL32(70, 90, 150, 255);
   ImGuiListClipper clipper;
   const int n = static_cast<int>(s.source.lines.size());
   clipper.Begin(n);

@@ -79,9 +79,10 @@ const tl::Event* shown_event(const ViewerState& s, const TensorPane& pane) {
 void lane_lines(ViewerState& s, const TensorPane& pane, Cell c) {
   const tl::Event* e = shown_event(s, pane);
   if (!e) return;
-  if (pane.shown_event != s.cursor.event()) ImGui::TextDisabled("event #%d, earlier:", pane.shown_event);
   const tl::TraceBuffer& b = s.trace().buffers[pane.buffer];
   auto [first, last] = pane.cells.lanes_at(c);
+  if (first == last) return;
+  if (pane.shown_event != s.cursor.event()) ImGui::TextDisabled("event #%d, earlier:", pane.shown_event);
   const size_t shown = std::min(last, first + 4);
   for (size_t i = first; i < shown; ++i) {
     const EventCell& ec = pane.cells.cells[i];

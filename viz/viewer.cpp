@@ -81,14 +81,19 @@ class WindowSession {
   bool ready() const { return ready_; }
   GLFWwindow* window() const { return window_; }
 
-  // Builds and draws one frame; `before_swap` sees the finished back buffer.
+  // Builds and draws one frame; `before_swap` sees the finished back
+  // buffer. Returns the milliseconds spent building the UI (our CPU side,
+  // without OpenGL's drawing).
   template <class BeforeSwap>
-  void frame(ViewerState& s, BeforeSwap before_swap) {
+  double frame(ViewerState& s, const std::optional<std::pair<float, float>>& mouse, BeforeSwap before_swap) {
+    const auto start = std::chrono::steady_clock::now();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (mouse) ImGui::GetIO().MousePos = ImVec2(mouse->first, mouse->second);
     ImGui::NewFrame();
     draw_frame(s);
     ImGui::Render();
+    const double ui_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
     glViewport(0, 0, w, h);
@@ -97,6 +102,7 @@ class WindowSession {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     before_swap(w, h);
     glfwSwapBuffers(window_);
+    return ui_ms;
   }
 
  private:
@@ -155,7 +161,7 @@ int run_viewer(const ViewerDocument& doc, const ViewerOptions& opt) {
     // Sleep until input arrives unless something moves on its own.
     if (state.cursor.playing()) glfwPollEvents();
     else glfwWaitEventsTimeout(0.25);
-    session.frame(state, [](int, int) {});
+    session.frame(state, std::nullopt, [](int, int) {});
   }
   return 0;
 }
@@ -175,9 +181,12 @@ std::optional<Screenshot> render_screenshot(const ViewerDocument& doc, const Vie
     const bool last = f == frames - 1;
     recorder.grids.clear();
     state.recorder = last ? &recorder : nullptr;
-    session.frame(state, [&](int w, int h) {
+    const auto start = std::chrono::steady_clock::now();
+    shot.ui_ms.push_back(session.frame(state, opt.mouse, [&](int w, int h) {
       if (last) read_back_buffer(shot, w, h);
-    });
+    }));
+    glFinish();  // the frame's time includes the drawing, not only its submission
+    shot.frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
   state.recorder = nullptr;
   shot.grids = std::move(recorder.grids);

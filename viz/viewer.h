@@ -3,6 +3,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "model_document.h"
 #include "model_modes.h"
@@ -19,6 +20,9 @@ struct ViewerOptions {
   std::optional<std::string> tab;  // "puzzle", "legend", "dot", "gpu"
   int width = 1600, height = 1000;
   int frames = 4;  // screenshots: frames rendered before the capture (>= 2)
+  // Screenshots: where the mouse pointer is, in pixels, so hover effects
+  // (tooltips, the dot view's rows and columns) can be captured.
+  std::optional<std::pair<float, float>> mouse;
 };
 
 // The line printed when no display can be opened.
