@@ -85,8 +85,11 @@ bool begin_window(ViewerState& s, const char* name, WindowSlot slot, ImGuiWindow
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const SlotRect r = slot_rect(slot);
   const ImGuiCond cond = s.screenshot_mode || s.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  const ImVec2 area = vp->WorkSize;
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + r.x * area.x, vp->WorkPos.y + r.y * area.y), cond);
+  // Below the main menu bar. (The viewport's work area only learns the
+  // menu bar's height a frame later, too late for first-use placement.)
+  const float menu = ImGui::GetFrameHeight();
+  const ImVec2 area(vp->Size.x, vp->Size.y - menu);
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + r.x * area.x, vp->Pos.y + menu + r.y * area.y), cond);
   ImGui::SetNextWindowSize(ImVec2(r.w * area.x, r.h * area.y), cond);
   return ImGui::Begin(name, nullptr, flags | ImGuiWindowFlags_NoCollapse);
 }

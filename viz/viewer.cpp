@@ -8,6 +8,7 @@
 #include <GL/gl.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -110,6 +111,30 @@ class WindowSession {
   GLFWwindow* window_ = nullptr;
 };
 
+// Ctrl-C (or a kill) closes the window the normal way, so the layout is
+// saved: the handler only raises a flag the loop checks between frames.
+volatile std::sig_atomic_t g_quit_requested = 0;
+void request_quit(int) { g_quit_requested = 1; }
+
+class QuitOnSignals {
+ public:
+  QuitOnSignals() {
+    g_quit_requested = 0;
+    old_int_ = std::signal(SIGINT, request_quit);
+    old_term_ = std::signal(SIGTERM, request_quit);
+  }
+  ~QuitOnSignals() {
+    std::signal(SIGINT, old_int_);
+    std::signal(SIGTERM, old_term_);
+  }
+  QuitOnSignals(const QuitOnSignals&) = delete;
+  QuitOnSignals& operator=(const QuitOnSignals&) = delete;
+
+ private:
+  void (*old_int_)(int);
+  void (*old_term_)(int);
+};
+
 void apply_options(ViewerState& s, const ViewerOptions& opt) {
   if (opt.program) s.cursor.select(*opt.program);
   if (opt.event) s.cursor.set_event(*opt.event);
@@ -157,7 +182,8 @@ int run_viewer(const ViewerDocument& doc, const ViewerOptions& opt) {
   }
   ViewerState state(doc);
   apply_options(state, opt);
-  while (!glfwWindowShouldClose(session.window())) {
+  const QuitOnSignals quit_on_signals;
+  while (!glfwWindowShouldClose(session.window()) && !g_quit_requested) {
     // Sleep until input arrives unless something moves on its own.
     if (state.cursor.playing()) glfwPollEvents();
     else glfwWaitEventsTimeout(0.25);
