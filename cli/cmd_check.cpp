@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "args.h"
+#include "check_gpu.h"
 #include "commands.h"
 #include "harness.h"
 #include "puzzle_args.h"
@@ -26,6 +27,9 @@ const std::vector<OptionSpec> kSpecs = {
     {"verbose", false, "", "details of every failing run and one line per run"},
     {"strict", false, "", "stop at the first sanitizer finding (exit status 3)"},
     {"json", false, "", "print the reports as JSON"},
+    {"gpu", false, "", "run on the GPU too and compare with the interpreter (CUDA back end)"},
+    {"warps", true, "N", "with --gpu: warps per program (default 4)"},
+    {"no-cache", false, "", "with --gpu: compile every kernel, ignoring the cubin cache"},
     {"help", false, "", "show this help"},
 };
 
@@ -125,6 +129,7 @@ int cmd_check(int argc, char** argv, int first) {
   }
   const bool stub = args.flag("stub"), json = args.flag("json"), verbose = args.flag("verbose");
   opt.run.strict = args.flag("strict");
+  if (args.flag("gpu")) return check_gpu(targets, opt, args);
 
   bool all_pass = true;
   int passed = 0;

@@ -3,6 +3,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "compile_cuda.h"
 #include "error.h"
 #include "harness.h"
 #include "inputs.h"
@@ -13,6 +14,8 @@ namespace cli {
 int cmd_compile(int argc, char** argv, int first) {
   const std::vector<OptionSpec> specs = {
       {"ir", false, "", "print the IR (the default)"},
+      {"cuda", false, "", "print the CUDA C++ the GPU back end generates"},
+      {"warps", true, "N", "with --cuda: warps per program (default 4)"},
       {"stub", false, "", "the learner stub instead of the reference solution"},
       {"set", true, "NAME", "the size set whose constants specialize the kernel (default canonical)"},
       {"no-lines", false, "", "leave out the kernel line of each instruction"},
@@ -21,7 +24,7 @@ int cmd_compile(int argc, char** argv, int first) {
   Args args(argc, argv, first, specs);
   if (args.flag("help")) {
     std::printf(
-        "usage: tilescope compile N [--ir] [--stub] [--set NAME]\n\n"
+        "usage: tilescope compile N [--ir | --cuda] [--stub] [--set NAME]\n\n"
         "Builds puzzle N's kernel for one size set (its block sizes are compile-time\n"
         "constants) and prints the typed tile IR, each instruction with its kernel line.\n\n"
         "options:\n%s",
@@ -38,6 +41,7 @@ int cmd_compile(int argc, char** argv, int first) {
   puzzles::RunBuffers bufs = puzzles::make_buffers(p, *set, 0);
   try {
     auto ir = tl::build_ir(k, puzzles::launch_args(*set, bufs));
+    if (args.flag("cuda")) return print_cuda(*ir, args);
     std::fputs(tl::ir::print(*ir, !args.flag("no-lines")).c_str(), stdout);
   } catch (const tl::BuildError& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -20,6 +20,8 @@ int cmd_list(int argc, char** argv, int first);
 int cmd_show(int argc, char** argv, int first);
 int cmd_check(int argc, char** argv, int first);
 int cmd_compile(int argc, char** argv, int first);
+int cmd_bench(int argc, char** argv, int first);
+int cmd_gpu_run(int argc, char** argv, int first);
 int cmd_view(int argc, char** argv, int first);
 
 inline constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitFinding = 3;

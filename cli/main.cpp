@@ -26,8 +26,10 @@ const std::vector<Command>& commands() {
       {"list", "list the puzzles", cmd_list},
       {"show", "print a puzzle's statement and size sets", cmd_show},
       {"check", "run puzzle kernels in the interpreter and check them", cmd_check},
-      {"compile", "print a kernel's IR", cmd_compile},
+      {"compile", "print a kernel's IR (or its CUDA with --cuda)", cmd_compile},
       {"view", "replay a launch as memory grids in the viewer (or a screenshot)", cmd_view},
+      {"bench", "time the kernels on the GPU at scale (--gpu)", cmd_bench},
+      {"gpu-run", "launch one kernel once on the GPU (for compute-sanitizer)", cmd_gpu_run},
   };
   return list;
 }

@@ -1,0 +1,98 @@
+// tilescope bench --gpu: the reference solutions at ANCHORS.md's sizes on
+// the GPU, with time, GB/s, TFLOP/s and the fraction of the hardware floor.
+#include <cstdio>
+
+#include "args.h"
+#include "commands.h"
+
+#ifdef TILESCOPE_HAVE_GPU
+#include "cubin_cache.h"
+#include "gpu_bench.h"
+#endif
+
+namespace cli {
+
+int cmd_bench(int argc, char** argv, int first) {
+  const std::vector<OptionSpec> specs = {
+      {"gpu", false, "", "time the CUDA back end's kernels (required for now)"},
+      {"case", true, "LIST", "cases to run, comma-separated (p02,p04,p07,p08,p09,p10,p11; default all)"},
+      {"runs", true, "N", "timed runs per case, the median is reported (default 100, at least 100)"},
+      {"warmup", true, "N", "untimed launches first (default 10)"},
+      {"warps", true, "N", "warps per program (default 4)"},
+      {"verify", false, "", "also compare each output with the reference (slow at these sizes)"},
+      {"no-cache", false, "", "compile every kernel, ignoring the cubin cache"},
+      {"json", false, "", "print the results as JSON"},
+      {"help", false, "", "show this help"},
+  };
+  Args args(argc, argv, first, specs);
+  if (args.flag("help")) {
+    std::printf(
+        "usage: tilescope bench --gpu [--case p02,p11] [--runs N] [--json]\n\n"
+        "Runs the reference solutions at the sizes of ANCHORS.md on the GPU: CUDA-event timing\n"
+        "after warm-up, median of the runs, inputs rotated among copies when they fit in L2.\n"
+        "Prints time, GB/s, TFLOP/s and the percent of the floor max(bytes / bandwidth,\n"
+        "flops / rate), with bandwidth and rates measured here (a device-to-device copy and\n"
+        "cuBLAS SGEMM). Without a CUDA driver it prints one [SKIP] line and exits 0.\n\n"
+        "options:\n%s",
+        format_options(specs).c_str());
+    return kExitOk;
+  }
+  if (!args.flag("gpu"))
+    throw UsageError("bench needs --gpu (the interpreter's benchmark is the tilescope_interp_bench program)");
+#ifndef TILESCOPE_HAVE_GPU
+  std::printf("[SKIP] no CUDA back end: tilescope was built without the CUDA toolkit (NVRTC)\n");
+  return kExitOk;
+#else
+  tl::gpu::BenchOptions opt;
+  opt.runs = static_cast<int>(args.int_value("runs", 100));
+  opt.warmup = static_cast<int>(args.int_value("warmup", 10));
+  if (opt.runs < 100) throw UsageError("--runs must be at least 100 (the median of fewer runs is too noisy)");
+  if (opt.warmup < 1) throw UsageError("--warmup must be at least 1");
+  opt.codegen.num_warps = static_cast<int>(args.int_value("warps", 4));
+  opt.verify = args.flag("verify");
+  if (auto cases = args.value("case")) {
+    std::string all = *cases + ",";
+    for (size_t at = 0, comma; (comma = all.find(',', at)) != std::string::npos; at = comma + 1)
+      if (comma > at) opt.cases.push_back(all.substr(at, comma - at));
+    for (const std::string& c : opt.cases) {
+      bool known = false;
+      for (const tl::gpu::BenchCase& b : tl::gpu::anchor_cases()) known |= b.name == c;
+      if (!known) throw UsageError("no bench case '" + c + "' (p02, p04, p07, p08, p09, p10, p11)");
+    }
+  }
+  tl::gpu::CubinCache cache;
+  if (!args.flag("no-cache")) opt.cache = &cache;
+  const bool json = args.flag("json");
+  try {
+    tl::gpu::CudaDriver d;
+    opt.compile.arch = d.device().arch();
+    if (!json) std::printf("device: %s\nmeasuring ceilings...\n", d.device().str().c_str());
+    std::fflush(stdout);
+    tl::gpu::Ceilings ceil = tl::gpu::measure_ceilings(d);
+    if (!json)
+      std::printf("bandwidth %.3g TB/s (%s)\ntf32 %.3g TFLOP/s, f32 %.3g TFLOP/s (%s)\n%s", ceil.bytes_per_s * 1e-12,
+                  ceil.bandwidth_source.c_str(), ceil.tf32_flops_per_s * 1e-12, ceil.f32_flops_per_s * 1e-12,
+                  ceil.math_source.c_str(), tl::gpu::bench_table_header().c_str());
+    auto results = tl::gpu::run_benchmarks(d, ceil, opt, [&](const tl::gpu::BenchResult& r) {
+      if (json) return;
+      std::fputs(tl::gpu::bench_table_row(r).c_str(), stdout);
+      std::fflush(stdout);
+    });
+    if (json) {
+      std::printf("%s\n", tl::gpu::bench_json(results, ceil, d.device()).c_str());
+    } else {
+      std::printf("floor %% = max(bytes / bandwidth, flops / rate) / median time; Triton ms: ANCHORS.md (H200)\n");
+      for (const tl::gpu::BenchResult& r : results)
+        if (r.verified) std::printf("%s: output vs reference err %.3g\n", r.bench.name.c_str(), r.spec_err);
+    }
+    bool failed = false;
+    for (const tl::gpu::BenchResult& r : results) failed |= !r.error.empty() || r.never_written > 0;
+    return failed ? kExitFailed : kExitOk;
+  } catch (const tl::gpu::NoDriver& e) {
+    std::printf("[SKIP] no CUDA driver: %s\n", e.what());
+    return kExitOk;
+  }
+#endif
+}
+
+}  // namespace cli

@@ -1,0 +1,104 @@
+#include <algorithm>
+#include <cstdio>
+
+#include "check_gpu.h"
+#include "commands.h"
+
+#ifdef TILESCOPE_HAVE_GPU
+#include "cubin_cache.h"
+#include "error.h"
+#include "gpu_check.h"
+#include "inputs.h"
+#include "nvrtc_compiler.h"
+#endif
+
+namespace cli {
+
+#ifndef TILESCOPE_HAVE_GPU
+
+int check_gpu(const std::vector<CheckTarget>&, const puzzles::CheckOptions&, const Args&) {
+  std::printf("[SKIP] no CUDA back end: tilescope was built without the CUDA toolkit (NVRTC)\n");
+  return kExitOk;
+}
+
+#else
+
+namespace {
+
+// Without a device the kernels are still lowered and compiled, so a
+// code-generation error shows on any machine with the toolkit.
+int compile_only(const std::vector<CheckTarget>& targets, const puzzles::CheckOptions& opt, bool stub,
+                 const tl::gpu::CodegenOptions& cg, tl::gpu::CubinCache* cache) {
+  int compiled = 0, failed = 0;
+  tl::gpu::CompileOptions co;
+  for (const CheckTarget& t : targets) {
+    const tl::KernelDef& k = t.broken ? *t.broken->kernel : stub ? *t.puzzle->stub : *t.puzzle->solution;
+    for (const puzzles::SizeSet& set : t.puzzle->sets) {
+      if (!opt.sets.empty() && std::find(opt.sets.begin(), opt.sets.end(), set.name) == opt.sets.end()) continue;
+      if (t.broken && set.name != t.broken->set) continue;
+      puzzles::RunBuffers b = puzzles::make_buffers(*t.puzzle, set, 0);
+      try {
+        auto ir = tl::build_ir(k, puzzles::launch_args(set, b));
+        tl::gpu::compile_cubin(tl::gpu::lower(*ir, cg), co, cache);
+        ++compiled;
+      } catch (const tl::BuildError&) {
+        // The interpreter's check reports build errors.
+      } catch (const std::exception& e) {
+        ++failed;
+        std::printf("%2d %s (set %s): %s\n", t.puzzle->number, k.name().c_str(), set.name.c_str(), e.what());
+      }
+    }
+  }
+  std::printf("compiled %d kernel specialization%s with NVRTC for %s (not run)%s\n", compiled, compiled == 1 ? "" : "s",
+              co.arch.c_str(), failed ? "; some did not compile" : "");
+  return failed ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptions& opt, const Args& args) {
+  tl::gpu::CodegenOptions cg;
+  cg.num_warps = static_cast<int>(args.int_value("warps", 4));
+  if (cg.num_warps < 1 || cg.num_warps > 32 || (cg.num_warps & (cg.num_warps - 1)))
+    throw UsageError("--warps must be a power of two from 1 to 32");
+  tl::gpu::CubinCache cache;
+  tl::gpu::CubinCache* cache_ptr = args.flag("no-cache") ? nullptr : &cache;
+
+  tl::gpu::DeviceProbe probe = tl::gpu::probe_device();
+  if (!probe.ok) {
+    std::printf("[SKIP] no CUDA driver: %s\n", probe.reason.c_str());
+    return compile_only(targets, opt, args.flag("stub"), cg, cache_ptr);
+  }
+  tl::gpu::GpuCheckOptions gopt;
+  gopt.seeds = opt.seeds;
+  gopt.sets = opt.sets;
+  gopt.codegen = cg;
+  gopt.compile.arch = probe.info.arch();
+  gopt.cache = cache_ptr;
+  std::printf("GPU: %s; NVRTC %s for %s, %d warps per program\n", probe.info.str().c_str(),
+              tl::gpu::nvrtc_version().c_str(), gopt.compile.arch.c_str(), cg.num_warps);
+  std::printf("The access check was not performed on the GPU: bounds are checked by the interpreter's run.\n\n");
+  int matched = 0, met = 0;
+  for (const CheckTarget& t : targets) {
+    tl::gpu::GpuCheckOptions topt = gopt;
+    if (t.broken) {
+      if (!args.value("set")) topt.sets = {t.broken->set};
+      if (!args.value("seeds")) topt.seeds = {0};
+      std::printf("broken/%s: %s\n", t.broken->name.c_str(), t.broken->title.c_str());
+    }
+    const tl::KernelDef& k = t.broken ? *t.broken->kernel : args.flag("stub") ? *t.puzzle->stub : *t.puzzle->solution;
+    tl::gpu::GpuPuzzleReport r = tl::gpu::check_on_gpu(*t.puzzle, k, topt);
+    std::fputs(tl::gpu::format_gpu_report(r).c_str(), stdout);
+    std::fflush(stdout);
+    matched += r.all_match;
+    met += r.all_spec_pass;
+  }
+  std::printf("%d of %zu kernels match the interpreter on the GPU; %d of %zu meet their puzzle's threshold there\n",
+              matched, targets.size(), met, targets.size());
+  return matched == static_cast<int>(targets.size()) && met == static_cast<int>(targets.size()) ? kExitOk
+                                                                                               : kExitFailed;
+}
+
+#endif
+
+}  // namespace cli

@@ -1,0 +1,31 @@
+#include <cstdio>
+
+#include "commands.h"
+#include "compile_cuda.h"
+
+#ifdef TILESCOPE_HAVE_GPU
+#include "codegen.h"
+#endif
+
+namespace cli {
+
+int print_cuda(const tl::ir::Kernel& k, const Args& args) {
+#ifdef TILESCOPE_HAVE_GPU
+  tl::gpu::CodegenOptions opt;
+  opt.num_warps = static_cast<int>(args.int_value("warps", 4));
+  try {
+    std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);
+  } catch (const tl::gpu::CodegenError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return kExitFailed;
+  }
+  return kExitOk;
+#else
+  (void)k;
+  (void)args;
+  std::fprintf(stderr, "tilescope was built without the CUDA toolkit (NVRTC): --cuda is not available\n");
+  return kExitFailed;
+#endif
+}
+
+}  // namespace cli

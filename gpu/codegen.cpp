@@ -1,0 +1,347 @@
+// The structure of a generated kernel: its name and signature, register
+// declarations, and structured control flow. Per-op emission lives in the
+// other codegen_*.cpp files.
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "codegen_emitter.h"
+#include "cuda_prelude.h"
+
+namespace tl::gpu {
+
+std::string cuda_register_type(DType d) {
+  switch (d) {
+    case DType::i1: return "bool";
+    case DType::i8: return "int8_t";
+    case DType::i16: return "int16_t";
+    case DType::i32: return "int32_t";
+    case DType::i64: return "int64_t";
+    case DType::u8: return "uint8_t";
+    case DType::u16: return "uint16_t";
+    case DType::u32: return "uint32_t";
+    case DType::u64: return "uint64_t";
+    case DType::f16: return "__half";
+    case DType::bf16: return "__nv_bfloat16";
+    case DType::f32: return "float";
+    case DType::f64: return "double";
+  }
+  return "?";
+}
+
+std::string cuda_memory_type(DType d) { return d == DType::i1 ? "uint8_t" : cuda_register_type(d); }
+
+namespace detail {
+
+int64_t TileLayout::slot_of(int64_t e, int64_t t) const {
+  if (n >= threads) return e % threads == t ? e / threads : -1;
+  return t % n == e ? 0 : -1;
+}
+
+std::vector<int64_t> row_major_strides(const ir::Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
+  return st;
+}
+
+namespace {
+
+void count_defs(const ir::Block& b, std::vector<int>& count) {
+  for (const ir::Instr& in : b.instrs) {
+    if (in.dst >= 0) ++count[in.dst];
+    if (in.body) count_defs(*in.body, count);
+    if (in.else_body) count_defs(*in.else_body, count);
+  }
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// Names a parameter may not take: C++ keywords and the generator's own.
+bool is_reserved(const std::string& s) {
+  static const std::set<std::string> words = {
+      "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+      "extern", "false", "float", "for", "goto", "if", "inline", "int", "long", "new", "delete", "register",
+      "return", "short", "signed", "sizeof", "static", "struct", "switch", "this", "true", "typedef", "union",
+      "unsigned", "void", "volatile", "while", "class", "template", "typename", "namespace", "using", "operator",
+      "private", "public", "protected", "virtual", "friend", "throw", "try", "catch", "asm", "tid", "sm", "e",
+      "s", "k", "acc", "best", "where", "v", "threadIdx", "blockIdx", "gridDim", "blockDim", "warpSize"};
+  if (words.count(s) || s.rfind("ts_", 0) == 0 || s.rfind("__", 0) == 0) return true;
+  // r<digits> and it<digits> are register and loop-counter names.
+  for (const char* p : {"r", "it"}) {
+    std::string pre(p);
+    if (s.size() > pre.size() && s.rfind(pre, 0) == 0 &&
+        std::all_of(s.begin() + static_cast<long>(pre.size()), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return true;
+  }
+  return false;
+}
+
+std::string sanitize(const std::string& s) {
+  std::string out;
+  for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "k_" + out;
+  return out;
+}
+
+}  // namespace
+
+Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
+    : k_(k), opt_(opt), threads_(32 * opt.num_warps), def_count_(k.regs.size(), 0), declared_(k.regs.size(), false) {
+  if (opt.num_warps < 1 || opt.num_warps > 32 || (opt.num_warps & (opt.num_warps - 1)) != 0)
+    throw CodegenError("num_warps must be a power of two between 1 and 32, got " + std::to_string(opt.num_warps));
+  count_defs(k.body, def_count_);
+}
+
+std::string Emitter::function_name() const {
+  // The kernel's name and its compile-time constants: one name per
+  // specialization, readable in profilers and sanitizer reports.
+  std::string n = sanitize(k_.name);
+  for (size_t i = 0; i < k_.params.size(); ++i) {
+    const ir::Param& p = k_.params[i];
+    if (p.kind != ir::ParamKind::Constant) continue;
+    std::string v = p.value < 0 ? "m" + std::to_string(-p.value) : std::to_string(p.value);
+    n += "_" + sanitize(p.name.empty() ? "c" + std::to_string(i) : p.name) + "_" + v;
+  }
+  return n;
+}
+
+std::string Emitter::param_name(int index) const {
+  const std::string& n = k_.params[index].name;
+  if (is_identifier(n) && !is_reserved(n)) return n;
+  return "arg" + std::to_string(index);
+}
+
+std::string Emitter::signature() const {
+  std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(threads_) + ") " +
+                  function_name() + "(";
+  bool first = true;
+  for (size_t i = 0; i < k_.params.size(); ++i) {
+    const ir::Param& p = k_.params[i];
+    if (p.kind == ir::ParamKind::Constant) continue;
+    s += first ? "" : ", ";
+    first = false;
+    if (p.kind == ir::ParamKind::Pointer) s += cuda_memory_type(p.dtype) + "* " + param_name(static_cast<int>(i));
+    else s += cuda_register_type(p.dtype) + " " + param_name(static_cast<int>(i));
+  }
+  return s + ")";
+}
+
+LoweredKernel Emitter::run() {
+  block(k_.body);
+  LoweredKernel out;
+  out.name = function_name();
+  out.threads = threads_;
+  out.smem_bytes = smem_bytes_;
+  for (size_t i = 0; i < k_.params.size(); ++i)
+    if (k_.params[i].kind != ir::ParamKind::Constant) out.params.push_back(static_cast<int>(i));
+  if (smem_bytes_ > kMaxSharedBytes)
+    throw CodegenError("kernel " + k_.name + " needs " + std::to_string(smem_bytes_) +
+                       " bytes of shared memory for its tiles, more than the " + std::to_string(kMaxSharedBytes) +
+                       " a block may have; use smaller blocks");
+  std::ostringstream src;
+  src << cuda_prelude() << "\n"
+      << "// Kernel " << k_.name << ": " << threads_ << " threads per program (" << opt_.num_warps
+      << " warps), " << smem_bytes_ << " bytes of shared memory.\n"
+      << signature() << " {\n";
+  if (smem_bytes_ > 0) src << "  extern __shared__ __align__(16) unsigned char ts_smem[];\n";
+  if (uses_tid_) src << "  const int tid = threadIdx.x;\n";
+  src << body_.str() << "}\n";
+  out.source = src.str();
+  return out;
+}
+
+// ---- Output helpers -----------------------------------------------------------
+
+void Emitter::line(const std::string& s) { body_ << std::string(static_cast<size_t>(indent_) * 2, ' ') << s << "\n"; }
+
+void Emitter::open(const std::string& head) {
+  line(head.empty() ? "{" : head + " {");
+  ++indent_;
+}
+
+void Emitter::close() {
+  --indent_;
+  line("}");
+}
+
+void Emitter::for_slots(int64_t slots, const std::function<void(const std::string&)>& body) {
+  if (slots == 1) {
+    body("0");
+    return;
+  }
+  line("#pragma unroll");
+  open("for (int s = 0; s < " + std::to_string(slots) + "; ++s)");
+  body("s");
+  close();
+}
+
+void Emitter::comment(const ir::Instr& in) {
+  if (!opt_.comments) return;
+  std::string c = "// ";
+  if (in.dst >= 0) c += "%" + std::to_string(in.dst) + ": " + type(in.dst).str() + " = ";
+  c += ir::op_name(in.op);
+  switch (in.op) {
+    case ir::Op::PtrParam: case ir::Op::ScalarParam: c += " " + param_name(in.param_index); break;
+    case ir::Op::Const: c += " " + constant_literal(type(in.dst).dtype, in.ival, in.fval); break;
+    case ir::Op::Arange: c += " " + std::to_string(in.ival) + ", " + std::to_string(in.ival2); break;
+    case ir::Op::ProgramId: case ir::Op::NumPrograms: c += " " + std::to_string(in.axis); break;
+    case ir::Op::Reduce: c += std::string(".") + ir::reduce_name(in.reduce) + " axis=" + std::to_string(in.axis); break;
+    case ir::Op::Dot: c += std::string(".") + ir::precision_name(in.precision); break;
+    case ir::Op::Permute: {
+      c += " dims=[";
+      for (size_t i = 0; i < in.dims.size(); ++i) c += (i ? "," : "") + std::to_string(in.dims[i]);
+      c += "]";
+      break;
+    }
+    default: break;
+  }
+  for (size_t i = 0; i < in.args.size(); ++i) c += (i ? ", %" : " %") + std::to_string(in.args[i]);
+  if (in.loc.known()) c += "  (line " + std::to_string(in.loc.line) + ")";
+  line(c);
+}
+
+[[noreturn]] void Emitter::fail(const ir::Instr& in, const std::string& what) const {
+  std::string where = in.loc.known() ? in.loc.str() + ": " : std::string();
+  throw CodegenError(where + "cannot lower " + ir::op_name(in.op) + " in kernel " + k_.name + ": " + what);
+}
+
+// ---- Registers ----------------------------------------------------------------
+
+TileLayout Emitter::layout_of(const ir::Shape& s) const {
+  TileLayout l;
+  l.threads = threads_;
+  l.scalar = s.empty();
+  l.n = ir::numel(s);
+  l.slots = l.n >= threads_ ? l.n / threads_ : 1;  // every dimension is a power of two
+  return l;
+}
+
+TileLayout Emitter::layout(int r) const { return layout_of(type(r).shape); }
+
+std::string Emitter::at(int r, const std::string& slot) const {
+  return layout(r).scalar ? name(r) : name(r) + "[" + slot + "]";
+}
+
+std::string Emitter::reg_type(int r) const {
+  const ir::Type& t = type(r);
+  return t.is_ptr ? cuda_memory_type(t.dtype) + "*" : cuda_register_type(t.dtype);
+}
+
+std::string Emitter::const_type(int r) const {
+  // A constant pointer, not a pointer to constants: stores go through it.
+  return type(r).is_ptr ? reg_type(r) + " const" : "const " + reg_type(r);
+}
+
+void Emitter::declare(int r) {
+  if (declared_[r]) return;
+  declared_[r] = true;
+  TileLayout l = layout(r);
+  line(reg_type(r) + " " + name(r) + (l.scalar ? ";" : "[" + std::to_string(l.slots) + "];"));
+}
+
+void Emitter::assign(int dst, const std::function<std::string(const std::string&)>& expr) {
+  TileLayout l = layout(dst);
+  if (l.scalar && !declared_[dst] && def_count_[dst] == 1) {
+    declared_[dst] = true;
+    line(const_type(dst) + " " + name(dst) + " = " + expr("0") + ";");
+    return;
+  }
+  declare(dst);
+  for_slots(l.slots, [&](const std::string& s) { line(at(dst, s) + " = " + expr(s) + ";"); });
+}
+
+std::string Emitter::element(const TileLayout& l, const std::string& slot) {
+  if (l.n == 1) return "0";
+  uses_tid_ = true;
+  if (l.replicated()) return "(tid & " + std::to_string(l.n - 1) + ")";
+  if (slot == "0") return "tid";
+  return "(" + slot + " * " + std::to_string(l.threads) + " + tid)";
+}
+
+std::string Emitter::owner_guard(const TileLayout& l) {
+  if (!l.replicated()) return "";
+  uses_tid_ = true;
+  return "tid < " + std::to_string(l.n);
+}
+
+void Emitter::need_smem(int64_t bytes) { smem_bytes_ = std::max(smem_bytes_, bytes); }
+
+// ---- Control flow -------------------------------------------------------------
+
+void Emitter::block(const ir::Block& b) {
+  for (const ir::Instr& in : b.instrs) instr(in);
+}
+
+void Emitter::instr(const ir::Instr& in) {
+  using ir::Op;
+  switch (in.op) {
+    case Op::For: for_loop(in); return;
+    case Op::If: if_block(in); return;
+    default: break;
+  }
+  comment(in);
+  switch (in.op) {
+    case Op::PtrParam: case Op::ScalarParam: case Op::Const: case Op::Arange: case Op::ProgramId:
+    case Op::NumPrograms:
+      leaf(in);
+      return;
+    case Op::Broadcast: case Op::Reshape: case Op::Permute: movement(in); return;
+    case Op::Reduce: reduce(in); return;
+    case Op::Dot: dot(in); return;
+    case Op::Load: load(in); return;
+    case Op::Store: store(in); return;
+    case Op::AtomicAdd: atomic_add(in); return;
+    case Op::Print: print(in); return;
+    case Op::Assert: device_assert(in); return;
+    default: break;
+  }
+  if (ir::is_unary(in.op) || ir::is_binary(in.op) || in.op == Op::Where || in.op == Op::Fma) {
+    elementwise(in);
+    return;
+  }
+  fail(in, "no lowering for this op");
+}
+
+void Emitter::for_loop(const ir::Instr& in) {
+  // Python range semantics, negative steps included; a zero step runs no
+  // iteration (the interpreter reports it and skips the loop).
+  std::string it = "it" + std::to_string(in.dst);
+  std::string lo = "(int64_t)" + name(in.args[0]), hi = "(int64_t)" + name(in.args[1]),
+              step = "(int64_t)" + name(in.args[2]);
+  if (opt_.comments)
+    line("// for %" + std::to_string(in.dst) + " in range(%" + std::to_string(in.args[0]) + ", %" +
+         std::to_string(in.args[1]) + ", %" + std::to_string(in.args[2]) + ")" +
+         (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
+  open("for (int64_t " + it + " = " + lo + "; (" + step + " > 0 && " + it + " < " + hi + ") || (" + step +
+       " < 0 && " + it + " > " + hi + "); " + it + " += " + step + ")");
+  declared_[in.dst] = true;
+  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  block(*in.body);
+  close();
+}
+
+void Emitter::if_block(const ir::Instr& in) {
+  if (opt_.comments)
+    line("// if %" + std::to_string(in.args[0]) + (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
+  // The condition is 0-d, equal in every thread: barriers inside stay uniform.
+  open("if (" + name(in.args[0]) + ")");
+  block(*in.body);
+  if (in.else_body && !in.else_body->instrs.empty()) {
+    --indent_;
+    line("} else {");
+    ++indent_;
+    block(*in.else_body);
+  }
+  close();
+}
+
+}  // namespace detail
+
+LoweredKernel lower(const ir::Kernel& k, const CodegenOptions& opt) { return detail::Emitter(k, opt).run(); }
+
+std::string lower_to_cuda(const ir::Kernel& k, const CodegenOptions& opt) { return lower(k, opt).source; }
+
+}  // namespace tl::gpu

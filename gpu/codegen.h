@@ -1,0 +1,58 @@
+// IR -> CUDA C++: one `extern "C" __global__` function per kernel
+// specialization (LOWERING.md). Correctness first: one program is one
+// block of 32 * num_warps threads; a tile of N elements is a per-thread
+// array of R = ceil(N / threads) registers, element e held by thread
+// e % threads in slot e / threads (a tile smaller than the block is
+// replicated: thread t holds element t % N). 0-d values are one register,
+// equal in every thread. Elementwise ops are local; ops that move data
+// between elements (broadcast, permute, reduce, dot) go through shared
+// memory unless every thread already holds what it needs.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ir.h"
+
+namespace tl::gpu {
+
+// Bump when the generated code changes meaning: it is part of the cubin
+// cache key.
+inline constexpr int kCodegenVersion = 1;
+
+struct CodegenOptions {
+  int num_warps = 4;
+  // Annotate each statement with the IR instruction it comes from.
+  bool comments = true;
+};
+
+// What the launcher needs besides the source.
+struct LoweredKernel {
+  std::string name;    // the __global__ function (extern "C", not mangled)
+  std::string source;  // prelude + kernel, ready for NVRTC
+  int threads = 128;   // block size: 32 * num_warps
+  int64_t smem_bytes = 0;  // dynamic shared memory per block
+  // IR parameter indices in the order of the CUDA signature: pointers and
+  // runtime scalars; compile-time constants are folded into the code.
+  std::vector<int> params;
+};
+
+// The IR uses something the back end cannot lower (names the instruction).
+class CodegenError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Largest dynamic shared memory a block may ask for (Hopper: 227 KB).
+inline constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
+LoweredKernel lower(const ir::Kernel& k, const CodegenOptions& opt = {});
+std::string lower_to_cuda(const ir::Kernel& k, const CodegenOptions& opt = {});
+
+// The CUDA spelling of a dtype in registers (i1 is bool) and in memory (i1
+// is one byte).
+std::string cuda_register_type(DType d);
+std::string cuda_memory_type(DType d);
+
+}  // namespace tl::gpu

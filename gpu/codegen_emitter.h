@@ -1,0 +1,126 @@
+// The code generator's state while it walks one kernel's IR. Internal to
+// gpu/: codegen.cpp holds the structure (signature, registers, control
+// flow), the other codegen_*.cpp files one family of ops each.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codegen.h"
+
+namespace tl::gpu::detail {
+
+// Where a tile's elements live in the block (see codegen.h).
+struct TileLayout {
+  int64_t n = 1;      // elements
+  int64_t slots = 1;  // registers per thread
+  int threads = 128;
+  bool scalar = true;  // a 0-d value: one plain variable, not an array
+
+  bool replicated() const { return n < threads; }
+  // The element thread `t` holds in slot `slot`.
+  int64_t element_of(int64_t slot, int64_t t) const { return n >= threads ? slot * threads + t : t % n; }
+  // The slot in which thread `t` holds element `e`, or -1.
+  int64_t slot_of(int64_t e, int64_t t) const;
+};
+
+// Row-major strides of a shape.
+std::vector<int64_t> row_major_strides(const ir::Shape& s);
+
+class Emitter {
+ public:
+  Emitter(const ir::Kernel& k, const CodegenOptions& opt);
+  LoweredKernel run();
+
+ private:
+  // ---- codegen.cpp: structure ----------------------------------------------
+  std::string function_name() const;
+  std::string param_name(int index) const;
+  std::string signature() const;
+  void block(const ir::Block& b);
+  void instr(const ir::Instr& in);
+  void for_loop(const ir::Instr& in);
+  void if_block(const ir::Instr& in);
+  void comment(const ir::Instr& in);
+
+  // Output helpers.
+  void line(const std::string& s);
+  void open(const std::string& head);  // "head {" and indent
+  void close();
+  // Runs `body` once per slot: a fully unrolled loop over `s`, or slot "0".
+  void for_slots(int64_t slots, const std::function<void(const std::string& slot)>& body);
+
+  // Registers.
+  const ir::Type& type(int r) const { return k_.regs[r].type; }
+  TileLayout layout(int r) const;
+  TileLayout layout_of(const ir::Shape& s) const;
+  std::string name(int r) const { return "r" + std::to_string(r); }
+  // The register's value in one slot: "r5" for 0-d values, "r5[s]" else.
+  std::string at(int r, const std::string& slot) const;
+  std::string reg_type(int r) const;    // "float", "float*" for pointer tiles
+  std::string const_type(int r) const;  // "const float", "float* const"
+  // Declares the register at its first definition (arrays uninitialized).
+  void declare(int r);
+  // dst[slot] = expr(slot) for every slot; a single-definition 0-d value
+  // becomes `const T r = expr;`.
+  void assign(int dst, const std::function<std::string(const std::string& slot)>& expr);
+  // The element index (an expression in `tid`) a thread holds in `slot`.
+  std::string element(const TileLayout& l, const std::string& slot);
+  // "" when every thread owns its elements, else the condition under which
+  // this thread is the one owner of its (replicated) element.
+  std::string owner_guard(const TileLayout& l);
+  // Grows the shared-memory size the kernel asks for.
+  void need_smem(int64_t bytes);
+  [[noreturn]] void fail(const ir::Instr& in, const std::string& what) const;
+
+  // ---- codegen_values.cpp: leaves and elementwise ops -----------------------
+  void leaf(const ir::Instr& in);
+  void elementwise(const ir::Instr& in);
+  std::string constant_literal(DType d, int64_t ival, double fval) const;
+  std::string unary_expr(const ir::Instr& in, DType d, const std::string& x) const;
+  std::string binary_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const;
+
+ public:
+  // Also used by the dot and memory emitters (and tests through lower()).
+  static std::string cast_expr(DType from, DType to, const std::string& x);
+  static std::string widen(DType d, const std::string& x);   // f16/bf16 -> float, else x
+  static std::string narrow(DType d, const std::string& x);  // float -> f16/bf16, else x
+  static std::string compute_type(DType d);                  // "float" for f16/bf16
+
+ private:
+  // ---- codegen_movement.cpp: broadcast, reshape, permute, reduce -------------
+  void movement(const ir::Instr& in);
+  void reduce(const ir::Instr& in);
+  // Writes tile `r` into shared memory at `byte_offset` as `ctype` values
+  // (row-major by element), converting with `convert` (x -> expr). The
+  // caller sizes the buffer (need_smem) and places the barrier.
+  void spill_to_smem(int r, const std::string& var, const std::string& ctype, int64_t byte_offset,
+                     const std::function<std::string(const std::string&)>& convert);
+  // The coordinate along one axis of element expression `e` in a tile.
+  static std::string coordinate(const std::string& e, const ir::Shape& shape, size_t axis);
+
+  // ---- codegen_dot.cpp -------------------------------------------------------
+  void dot(const ir::Instr& in);
+
+  // ---- codegen_memory.cpp: load, store, atomic_add, print, assert -------------
+  void load(const ir::Instr& in);
+  void store(const ir::Instr& in);
+  void atomic_add(const ir::Instr& in);
+  void print(const ir::Instr& in);
+  void device_assert(const ir::Instr& in);
+
+  const ir::Kernel& k_;
+  CodegenOptions opt_;
+  int threads_;
+  std::ostringstream body_;
+  int indent_ = 1;
+  std::vector<int> def_count_;
+  std::vector<bool> declared_;
+  int64_t smem_bytes_ = 0;
+  bool uses_tid_ = false;
+  int scratch_ = 0;  // numbers temporaries (loop counters, scopes)
+};
+
+}  // namespace tl::gpu::detail

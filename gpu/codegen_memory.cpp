@@ -1,0 +1,122 @@
+// Memory and debugging ops: predicated loads and stores, atomic_add,
+// device_print, device_assert (SEMANTICS §9, §10). A masked-off lane never
+// dereferences its pointer. Stores and atomics are issued by exactly one
+// owner per element: in a replicated (smaller than the block) tile several
+// threads hold the same element, and only the first of them writes.
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+std::string c_string(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '\\' || ch == '"') out += '\\';
+    if (ch == '%') out += '%';
+    if (ch == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+
+}  // namespace
+
+void Emitter::load(const ir::Instr& in) {
+  const int ptr = in.args[0];
+  const DType d = type(in.dst).dtype;
+  const int mask = in.has_mask ? in.args[1] : -1;
+  const int other = in.has_other ? in.args[in.has_mask ? 2 : 1] : -1;
+  const std::string zero = constant_literal(d, 0, 0.0);  // tl::: masked lanes without other read 0
+  assign(in.dst, [&](const std::string& s) {
+    std::string value = d == DType::i1 ? "(*" + at(ptr, s) + " != 0)" : "*" + at(ptr, s);
+    if (mask < 0) return value;
+    return at(mask, s) + " ? " + value + " : " + (other >= 0 ? at(other, s) : zero);
+  });
+}
+
+void Emitter::store(const ir::Instr& in) {
+  const int ptr = in.args[0], value = in.args[1], mask = in.has_mask ? in.args[2] : -1;
+  const TileLayout l = layout(ptr);
+  const std::string guard = owner_guard(l);
+  const bool bytes = type(ptr).dtype == DType::i1;
+  for_slots(l.slots, [&](const std::string& s) {
+    std::string cond = guard;
+    if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
+    std::string st = "*" + at(ptr, s) + " = " + (bytes ? "(uint8_t)" : "") + at(value, s) + ";";
+    line(cond.empty() ? st : "if (" + cond + ") " + st);
+  });
+}
+
+void Emitter::atomic_add(const ir::Instr& in) {
+  const int ptr = in.args[0], value = in.args[1], mask = in.has_mask ? in.args[2] : -1;
+  const TileLayout l = layout(ptr);
+  const DType d = type(ptr).dtype;
+  const std::string guard = owner_guard(l), zero = constant_literal(d, 0, 0.0);
+  declare(in.dst);
+  for_slots(l.slots, [&](const std::string& s) {
+    std::string cond = guard;
+    if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
+    line(at(in.dst, s) + " = " + zero + ";  // tl::: masked lanes return 0");
+    std::string add = at(in.dst, s) + " = ts_atomic_add(" + at(ptr, s) + ", " + at(value, s) + ");";
+    line(cond.empty() ? add : "if (" + cond + ") " + add);
+  });
+  if (guard.empty()) return;
+  // Only owners added; the other holders of each element get its old value
+  // from them.
+  need_smem(l.n * byte_size(d));
+  open("");
+  spill_to_smem(in.dst, "sm", cuda_register_type(d), 0, [](const std::string& x) { return x; });
+  line("__syncthreads();");
+  for_slots(l.slots, [&](const std::string& s) { line(at(in.dst, s) + " = sm[" + element(l, s) + "];"); });
+  line("__syncthreads();");
+  close();
+}
+
+void Emitter::print(const ir::Instr& in) {
+  // One line per element, as the interpreter prints them; the GPU's order
+  // is not fixed and its buffer may drop lines when it fills.
+  const ir::Shape& shape = type(in.args[0]).shape;
+  const TileLayout l = layout(in.args[0]);
+  const std::string guard = owner_guard(l);
+  std::string fmt = "pid (%d, %d, %d) idx (";
+  for (size_t i = 0; i < shape.size(); ++i) fmt += i ? ", %u" : "%u";
+  fmt += ") " + c_string(in.text);
+  for (int a : in.args) fmt += type(a).is_ptr ? " %p" : " %g";
+  fmt += "\\n";
+  if (!guard.empty()) open("if (" + guard + ")");
+  for_slots(l.slots, [&](const std::string& s) {
+    open("");
+    line("const unsigned e = " + element(l, s) + ";");
+    std::string args = "blockIdx.x, blockIdx.y, blockIdx.z";
+    for (size_t i = 0; i < shape.size(); ++i) args += ", (unsigned)" + coordinate("e", shape, i);
+    for (int a : in.args) {
+      std::string v = at(a, layout(a).n == l.n ? s : "0");
+      args += ", " + (type(a).is_ptr ? "(const void*)" + v : cast_expr(type(a).dtype, DType::f64, v));
+    }
+    if (shape.empty()) line("(void)e;");
+    line("printf(\"" + fmt + "\", " + args + ");");
+    close();
+  });
+  if (!guard.empty()) close();
+}
+
+void Emitter::device_assert(const ir::Instr& in) {
+  // The interpreter reports a failed assert and runs on; so does the GPU
+  // (a trap would end the whole launch): one line per failing program.
+  const int cond = in.args[0];
+  const TileLayout l = layout(cond);
+  open("");
+  line("bool failed = false;");
+  for_slots(l.slots, [&](const std::string& s) { line("failed |= !" + at(cond, s) + ";"); });
+  uses_tid_ = true;
+  std::string where = in.loc.known() ? " (line " + std::to_string(in.loc.line) + ")" : "";
+  line("if (__syncthreads_or(failed) && tid == 0) printf(\"pid (%d, %d, %d): device_assert failed: " +
+       c_string(in.text) + c_string(where) + "\\n\", blockIdx.x, blockIdx.y, blockIdx.z);");
+  close();
+}
+
+}  // namespace tl::gpu::detail

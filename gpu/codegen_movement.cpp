@@ -1,0 +1,174 @@
+// Ops that move data between elements: broadcast, reshape (expand_dims),
+// permute (trans) and reduce. A move is a register copy when every thread
+// already holds the source elements of its destination elements (reshape
+// always, broadcasts that only add leading axes, anything from a one-element
+// tile); otherwise the source tile goes through shared memory: owners write
+// it row-major, a barrier, every thread reads what its elements need, and a
+// second barrier before the buffer is reused.
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+// For each destination axis, how far one step along it moves in the
+// source's row-major order (0 where a broadcast stretches).
+std::vector<int64_t> source_steps(const ir::Instr& in, const ir::Shape& src, const ir::Shape& dst) {
+  std::vector<int64_t> sst = row_major_strides(src), steps(dst.size(), 0);
+  switch (in.op) {
+    case ir::Op::Reshape: return row_major_strides(dst);  // row-major order is kept: same flat index
+    case ir::Op::Broadcast: {
+      size_t pad = dst.size() - src.size();  // right-aligned
+      for (size_t i = 0; i < src.size(); ++i) steps[pad + i] = src[i] == 1 ? 0 : sst[i];
+      return steps;
+    }
+    case ir::Op::Permute:
+      for (size_t i = 0; i < dst.size(); ++i) steps[i] = sst[in.dims[i]];
+      return steps;
+    default: return steps;
+  }
+}
+
+int64_t source_element(int64_t e, const ir::Shape& dst, const std::vector<int64_t>& dst_strides,
+                       const std::vector<int64_t>& steps) {
+  int64_t f = 0;
+  for (size_t i = 0; i < dst.size(); ++i) f += (e / dst_strides[i]) % dst[i] * steps[i];
+  return f;
+}
+
+}  // namespace
+
+std::string Emitter::coordinate(const std::string& e, const ir::Shape& shape, size_t axis) {
+  std::vector<int64_t> st = row_major_strides(shape);
+  if (shape[axis] == 1) return "0";
+  std::string q = st[axis] == 1 ? e : "(" + e + " / " + std::to_string(st[axis]) + ")";
+  if (axis == 0) return q;  // the outermost axis needs no wrap
+  return "(" + q + " % " + std::to_string(shape[axis]) + ")";
+}
+
+void Emitter::spill_to_smem(int r, const std::string& var, const std::string& ctype, int64_t byte_offset,
+                            const std::function<std::string(const std::string&)>& convert) {
+  TileLayout l = layout(r);
+  line(ctype + "* " + var + " = reinterpret_cast<" + ctype + "*>(ts_smem" +
+       (byte_offset ? " + " + std::to_string(byte_offset) : "") + ");");
+  std::string guard = owner_guard(l);  // a replicated tile is written once per element
+  if (!guard.empty()) open("if (" + guard + ")");
+  for_slots(l.slots, [&](const std::string& s) { line(var + "[" + element(l, s) + "] = " + convert(at(r, s)) + ";"); });
+  if (!guard.empty()) close();
+}
+
+void Emitter::movement(const ir::Instr& in) {
+  const int src = in.args[0], dst = in.dst;
+  const ir::Shape& ss = type(src).shape;
+  const ir::Shape& ds = type(dst).shape;
+  const TileLayout ls = layout(src), ld = layout(dst);
+  const std::vector<int64_t> steps = source_steps(in, ss, ds), dst_strides = row_major_strides(ds);
+
+  // Does every thread hold its sources already, each slot's in one slot?
+  std::vector<int64_t> from(static_cast<size_t>(ld.slots), -1);
+  bool local = true;
+  for (int64_t s = 0; s < ld.slots && local; ++s)
+    for (int64_t t = 0; t < threads_ && local; ++t) {
+      int64_t have = ls.slot_of(source_element(ld.element_of(s, t), ds, dst_strides, steps), t);
+      local = have >= 0 && (from[s] < 0 || from[s] == have);
+      from[s] = have;
+    }
+  if (local) {
+    bool same = true, wrapped = true;
+    for (int64_t s = 0; s < ld.slots; ++s) {
+      same &= from[s] == s;
+      wrapped &= from[s] == s % ls.slots;
+    }
+    if (same || wrapped || ld.slots == 1) {
+      assign(dst, [&](const std::string& s) {
+        std::string slot = ld.slots == 1 ? std::to_string(from[0]) : same ? s : s + " % " + std::to_string(ls.slots);
+        return at(src, slot);
+      });
+    } else {
+      declare(dst);
+      for (int64_t s = 0; s < ld.slots; ++s) line(at(dst, std::to_string(s)) + " = " + at(src, std::to_string(from[s])) + ";");
+    }
+    return;
+  }
+
+  // Through shared memory. Element sizes: registers of the value type, or
+  // 8-byte pointers.
+  const std::string t = reg_type(src);
+  const int64_t elem = type(src).is_ptr ? 8 : byte_size(type(src).dtype);
+  need_smem(ls.n * elem);
+  declare(dst);
+  open("");
+  spill_to_smem(src, "sm", t, 0, [](const std::string& x) { return x; });
+  line("__syncthreads();");
+  for_slots(ld.slots, [&](const std::string& s) {
+    line("const unsigned e = " + element(ld, s) + ";");
+    std::string idx;
+    for (size_t i = 0; i < ds.size(); ++i) {
+      if (steps[i] == 0 || ds[i] == 1) continue;
+      std::string c = coordinate("e", ds, i);
+      idx += (idx.empty() ? "" : " + ") + (steps[i] == 1 ? c : c + " * " + std::to_string(steps[i]));
+    }
+    line(at(dst, s) + " = sm[" + (idx.empty() ? "0" : idx) + "];");
+  });
+  line("__syncthreads();");
+  close();
+}
+
+void Emitter::reduce(const ir::Instr& in) {
+  const int src = in.args[0], dst = in.dst;
+  const ir::Shape& ss = type(src).shape;
+  const DType d = type(src).dtype;
+  int64_t outer = 1, len = ss[in.axis], inner = 1;
+  for (int i = 0; i < in.axis; ++i) outer *= ss[i];
+  for (size_t i = in.axis + 1; i < ss.size(); ++i) inner *= ss[i];
+  const TileLayout ld = layout(dst);
+  const std::string c = compute_type(d);
+  const bool arg = in.reduce == ir::ReduceKind::ArgMax || in.reduce == ir::ReduceKind::ArgMin;
+  const bool is_max = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::ArgMax;
+
+  need_smem(layout(src).n * byte_size(d));
+  declare(dst);
+  open("");
+  spill_to_smem(src, "sm", cuda_register_type(d), 0, [](const std::string& x) { return x; });
+  line("__syncthreads();");
+  for_slots(ld.slots, [&](const std::string& s) {
+    // Output element e = (o, j) reads x[o, 0..len, j]; the axis is walked
+    // in order, as in the interpreter, so sums round the same way.
+    line("const unsigned e = " + element(ld, s) + ";");
+    std::string base = inner == 1 ? "e * " + std::to_string(len)
+                       : outer == 1 ? "e"
+                                    : "(e / " + std::to_string(inner) + ") * " + std::to_string(len * inner) +
+                                          " + e % " + std::to_string(inner);
+    line("const unsigned base = " + base + ";");
+    line(c + " acc = " + widen(d, "sm[base]") + ";");
+    if (arg) line("int32_t best = 0;");
+    open("for (int k = 1; k < " + std::to_string(len) + "; ++k)");
+    std::string step = inner == 1 ? "k" : "k * " + std::to_string(inner);
+    line("const " + c + " v = " + widen(d, "sm[base + " + step + "]") + ";");
+    if (in.reduce == ir::ReduceKind::Sum) {
+      if (is_int(d)) line("acc = ts_add(acc, v);");
+      else if (c == "float" && d != DType::f32) line("acc = " + widen(d, narrow(d, "acc + v")) + ";");  // rounds like f16
+      else line("acc = acc + v;");
+    } else if (arg) {
+      line(std::string("bool better = v ") + (is_max ? ">" : "<") + " acc;");
+      if (is_float(d)) line("if (acc != acc && v == v) better = true;  // NaN never wins");
+      open("if (better)");
+      line("acc = v;");
+      line("best = k;");
+      close();
+    } else if (is_float(d)) {
+      const bool f64 = d == DType::f64;
+      std::string f = in.propagate_nan ? (is_max ? "ts_fmax_nan" : "ts_fmin_nan")
+                                       : std::string(is_max ? "fmax" : "fmin") + (f64 ? "" : "f");
+      line("acc = " + f + "(acc, v);");
+    } else {
+      line(std::string("acc = v ") + (is_max ? ">" : "<") + " acc ? v : acc;");
+    }
+    close();
+    line(at(dst, s) + " = " + (arg ? std::string("best") : narrow(d, "acc")) + ";");
+  });
+  line("__syncthreads();");
+  close();
+}
+
+}  // namespace tl::gpu::detail

@@ -1,0 +1,149 @@
+#include "cuda_prelude.h"
+
+namespace tl::gpu {
+
+namespace {
+
+// Kept as one raw string so `tilescope compile N --cuda` shows exactly what
+// NVRTC compiles. Every helper is small and force-inlined: the generated
+// kernels read like the IR, and these say what each defined case computes.
+constexpr const char* kPrelude = R"CUDA(// ---- tilescope prelude ---------------------------------------------------
+#ifdef __CUDACC_RTC__
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#else
+#include <cstdint>
+#endif
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+#define TS_INLINE static __device__ __forceinline__
+
+// Facts about each integer type. `wide` is an unsigned type of at least 32
+// bits: + - * are done in it, so they wrap (SEMANTICS 3) instead of being
+// undefined signed overflow, and u16 * u16 never overflows a promoted int.
+template <class T> struct ts_int;
+#define TS_INT(T, WIDE, SIGNED, BITS, LO, HI)                   \
+  template <> struct ts_int<T> {                                \
+    typedef WIDE wide;                                          \
+    static constexpr bool is_signed = SIGNED;                   \
+    static constexpr int bits = BITS;                           \
+    static constexpr T lo = LO, hi = HI;                        \
+  };
+TS_INT(int8_t, uint32_t, true, 8, -128, 127)
+TS_INT(int16_t, uint32_t, true, 16, -32768, 32767)
+TS_INT(int32_t, uint32_t, true, 32, (-2147483647 - 1), 2147483647)
+TS_INT(int64_t, uint64_t, true, 64, (-9223372036854775807LL - 1), 9223372036854775807LL)
+TS_INT(uint8_t, uint32_t, false, 8, 0, 255)
+TS_INT(uint16_t, uint32_t, false, 16, 0, 65535)
+TS_INT(uint32_t, uint32_t, false, 32, 0u, 4294967295u)
+TS_INT(uint64_t, uint64_t, false, 64, 0ull, 18446744073709551615ull)
+#undef TS_INT
+
+template <class T> TS_INLINE T ts_add(T a, T b) { typedef typename ts_int<T>::wide U; return (T)((U)a + (U)b); }
+template <class T> TS_INLINE T ts_sub(T a, T b) { typedef typename ts_int<T>::wide U; return (T)((U)a - (U)b); }
+template <class T> TS_INLINE T ts_mul(T a, T b) { typedef typename ts_int<T>::wide U; return (T)((U)a * (U)b); }
+template <class T> TS_INLINE T ts_neg(T a) { typedef typename ts_int<T>::wide U; return (T)((U)0 - (U)a); }
+// abs(INT_MIN) wraps to INT_MIN; called for signed types only.
+template <class T> TS_INLINE T ts_abs(T a) { return a < (T)0 ? ts_neg(a) : a; }
+
+// tl::: x / 0 and x % 0 give 0; INT_MIN / -1 wraps, its remainder is 0.
+template <class T> TS_INLINE T ts_div(T a, T b) {
+  if (b == (T)0) return (T)0;
+  if (ts_int<T>::is_signed && b == (T)-1) return ts_neg(a);
+  return (T)(a / b);
+}
+template <class T> TS_INLINE T ts_mod(T a, T b) {
+  if (b == (T)0) return (T)0;
+  if (ts_int<T>::is_signed && b == (T)-1) return (T)0;
+  return (T)(a % b);
+}
+
+// tl::: a shift count that is negative or not below the width gives 0, or
+// all sign bits for an arithmetic >> (PTX's clamping). A negative count
+// converted to the wide unsigned type is huge, so one compare covers both.
+template <class T> TS_INLINE T ts_shl(T a, T count) {
+  typedef typename ts_int<T>::wide U;
+  if ((U)count >= (U)ts_int<T>::bits) return (T)0;
+  return (T)((U)a << (int)count);
+}
+template <class T> TS_INLINE T ts_shr(T a, T count) {
+  typedef typename ts_int<T>::wide U;
+  if ((U)count >= (U)ts_int<T>::bits) return ts_int<T>::is_signed ? (T)(a >> (ts_int<T>::bits - 1)) : (T)0;
+  return (T)(a >> (int)count);  // arithmetic for signed types, logical for unsigned
+}
+
+// Float -> integer (SEMANTICS 5): truncate toward zero; tl::: NaN gives 0
+// and out-of-range values saturate, at every width. Computed in f64, where
+// every f32/f16/bf16 value is exact, as the interpreter does.
+template <class I> TS_INLINE I ts_float_to_int(double v) {
+  if (v != v) return (I)0;
+  if (v <= (double)ts_int<I>::lo) return ts_int<I>::lo;
+  if (v >= (double)ts_int<I>::hi + 1.0) return ts_int<I>::hi;
+  return (I)v;
+}
+
+// Same-width reinterpretation.
+template <class To, class From> TS_INLINE To ts_bitcast(From x) {
+  To to;
+  memcpy(&to, &x, sizeof(To));
+  return to;
+}
+
+// tf32 (SEMANTICS 8): clear the 13 low mantissa bits; inf and NaN unchanged.
+TS_INLINE float ts_tf32(float x) {
+  const uint32_t b = __float_as_uint(x);
+  if ((b & 0x7f800000u) == 0x7f800000u) return x;
+  return __uint_as_float(b & 0xffffe000u);
+}
+
+// max/min with propagate_nan = all: NaN wins (x + y is NaN then).
+TS_INLINE float ts_fmax_nan(float a, float b) { return (a != a || b != b) ? a + b : fmaxf(a, b); }
+TS_INLINE float ts_fmin_nan(float a, float b) { return (a != a || b != b) ? a + b : fminf(a, b); }
+TS_INLINE double ts_fmax_nan(double a, double b) { return (a != a || b != b) ? a + b : fmax(a, b); }
+TS_INLINE double ts_fmin_nan(double a, double b) { return (a != a || b != b) ? a + b : fmin(a, b); }
+
+// atomic_add with the default sem = acq_rel, scope = gpu (SEMANTICS 9);
+// CUDA's atomicAdd would be relaxed. Returns the old value.
+#define TS_ATOM(T, PTX, C)                                                                   \
+  TS_INLINE T ts_atomic_add(T* p, T v) {                                                     \
+    T old;                                                                                   \
+    asm volatile("atom.acq_rel.gpu.add." PTX " %0, [%1], %2;" : "=" C(old) : "l"(p), C(v) : "memory"); \
+    return old;                                                                              \
+  }
+TS_ATOM(int32_t, "s32", "r")
+TS_ATOM(uint32_t, "u32", "r")
+TS_ATOM(uint64_t, "u64", "l")
+TS_ATOM(float, "f32", "f")
+TS_ATOM(double, "f64", "d")
+#undef TS_ATOM
+TS_INLINE int64_t ts_atomic_add(int64_t* p, int64_t v) {  // two's complement: u64 adds the same bits
+  return (int64_t)ts_atomic_add((uint64_t*)p, (uint64_t)v);
+}
+TS_INLINE __half ts_atomic_add(__half* p, __half v) {
+  unsigned short old;
+  asm volatile("atom.acq_rel.gpu.add.noftz.f16 %0, [%1], %2;" : "=h"(old) : "l"(p), "h"(__half_as_ushort(v)) : "memory");
+  return __ushort_as_half(old);
+}
+TS_INLINE __nv_bfloat16 ts_atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) {
+  unsigned short old;
+  asm volatile("atom.acq_rel.gpu.add.noftz.bf16 %0, [%1], %2;" : "=h"(old) : "l"(p), "h"(__bfloat16_as_ushort(v)) : "memory");
+  return __ushort_as_bfloat16(old);
+}
+// ---- end of prelude -------------------------------------------------------
+)CUDA";
+
+}  // namespace
+
+const std::string& cuda_prelude() {
+  static const std::string text = kPrelude;
+  return text;
+}
+
+}  // namespace tl::gpu

@@ -1,0 +1,103 @@
+// Running generated kernels on a device: device memory, loading a cubin,
+// packing launch arguments, launching, timing with events, and one
+// complete launch over host buffers (upload, launch, synchronize,
+// download) as the interpreter's tl::run takes them.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "codegen.h"
+#include "cubin_cache.h"
+#include "cuda_driver.h"
+#include "interpreter.h"
+
+namespace tl::gpu {
+
+// One device allocation, freed when it goes.
+class DeviceMemory {
+ public:
+  DeviceMemory(CudaDriver& d, size_t bytes, const std::string& what);
+  ~DeviceMemory();
+  DeviceMemory(DeviceMemory&& o) noexcept;
+  DeviceMemory& operator=(DeviceMemory&&) = delete;
+  DeviceMemory(const DeviceMemory&) = delete;
+
+  CUdeviceptr ptr() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
+  void upload(const void* src, size_t n);
+  void download(void* dst, size_t n) const;
+
+ private:
+  CudaDriver* d_;
+  CUdeviceptr ptr_ = 0;
+  size_t bytes_ = 0;
+  std::string what_;
+};
+
+// A cubin's module and its kernel function, unloaded when it goes.
+class LoadedKernel {
+ public:
+  LoadedKernel(CudaDriver& d, const Cubin& cubin, const LoweredKernel& k);
+  ~LoadedKernel();
+  LoadedKernel(const LoadedKernel&) = delete;
+  LoadedKernel& operator=(const LoadedKernel&) = delete;
+
+  CUfunction function() const { return fn_; }
+  const LoweredKernel& lowered() const { return k_; }
+  int registers() const { return registers_; }      // per thread
+  int spill_bytes() const { return local_bytes_; }  // local memory per thread (spills, arrays)
+
+ private:
+  CudaDriver* d_;
+  LoweredKernel k_;
+  CUmodule module_ = nullptr;
+  CUfunction fn_ = nullptr;
+  int registers_ = 0, local_bytes_ = 0;
+};
+
+// The values of a kernel's CUDA parameters, in signature order, each of
+// exactly that parameter's type (CUdeviceptr for pointers).
+class KernelArgs {
+ public:
+  // `device_of` gives each host buffer's device copy.
+  KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::vector<Arg>& args,
+             const std::function<CUdeviceptr(Buffer*)>& device_of);
+  void** pointers() { return ptrs_.data(); }
+
+ private:
+  std::vector<uint64_t> values_;  // 8 bytes each, enough for any parameter
+  std::vector<void*> ptrs_;
+};
+
+// Launches on `stream` (0: the legacy default stream); no synchronization.
+// Throws CudaError naming the kernel, or std::invalid_argument for a grid
+// the device cannot launch.
+void launch(CudaDriver& d, const LoadedKernel& k, Grid grid, KernelArgs& args, CUstream stream = nullptr);
+// Waits for the device; a fault of an earlier launch surfaces here.
+void synchronize(CudaDriver& d, const std::string& kernel);
+
+// CUDA events around work on the default stream.
+class EventTimer {
+ public:
+  explicit EventTimer(CudaDriver& d);
+  ~EventTimer();
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  void start();
+  void stop();
+  float elapsed_ms();  // waits for the stop event
+
+ private:
+  CudaDriver* d_;
+  CUevent start_ = nullptr, stop_ = nullptr;
+};
+
+// One launch of a generated kernel over host buffers, as tl::run takes
+// them: every buffer argument is copied to the device, the kernel runs on
+// `grid`, and every buffer is copied back into the host buffer it came
+// from. Throws CudaError (a faulting kernel: the context is then lost).
+void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, Grid grid, const std::vector<Arg>& args);
+
+}  // namespace tl::gpu

@@ -1,0 +1,188 @@
+#include "gpu_bench.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <sstream>
+
+#include "compare.h"
+#include "device_runtime.h"
+#include "harness.h"
+#include "inputs.h"
+
+namespace tl::gpu {
+
+namespace {
+
+double percentile(const std::vector<double>& sorted, double q) {
+  size_t i = static_cast<size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(i, sorted.size() - 1)];
+}
+
+void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, BenchResult& r) {
+  const BenchCase& c = r.bench;
+  const puzzles::Puzzle& p = *c.puzzle;
+  puzzles::RunBuffers host = puzzles::make_buffers(p, c.set, 0);  // random inputs, never zeros
+  std::vector<Arg> args = puzzles::launch_args(c.set, host);
+  auto ir = tl::build_ir(*p.solution, args);
+  LoweredKernel lowered = lower(*ir, opt.codegen);
+  Cubin cubin = compile_cubin(lowered, opt.compile, opt.cache);
+  r.cuda_kernel = lowered.name;
+  r.compile_s = cubin.compile_seconds;
+  r.smem_bytes = lowered.smem_bytes;
+  LoadedKernel k(d, cubin, lowered);
+  r.registers = k.registers();
+  r.spill_bytes = k.spill_bytes();
+
+  // Inputs that fit in L2 twice over are rotated among copies, or the
+  // timing would measure the cache.
+  size_t input_bytes = 0;
+  for (const Buffer& b : host.inputs) input_bytes += b.size_bytes();
+  const size_t l2 = static_cast<size_t>(d.device().l2_bytes);
+  r.copies = input_bytes >= 2 * l2 ? 1 : static_cast<int>(std::min<size_t>(512, (2 * l2 + input_bytes - 1) / std::max<size_t>(input_bytes, 1)));
+  std::vector<std::vector<DeviceMemory>> inputs(static_cast<size_t>(r.copies));
+  for (int i = 0; i < r.copies; ++i)
+    for (const Buffer& b : host.inputs) {
+      inputs[i].emplace_back(d, b.size_bytes(), "input " + b.name() + " of " + lowered.name);
+      if (i == 0) inputs[i].back().upload(b.data(), b.size_bytes());
+      else d.check(d.memcpy_dtod(inputs[i].back().ptr(), inputs[0][inputs[i].size() - 1].ptr(), b.size_bytes()),
+                   "cuMemcpyDtoD", "input copies of " + lowered.name);
+    }
+  DeviceMemory output(d, host.output.size_bytes(), "output of " + lowered.name);
+  std::vector<KernelArgs> kargs;
+  for (int i = 0; i < r.copies; ++i)
+    kargs.emplace_back(*ir, lowered, args, [&](Buffer* b) {
+      if (b == &host.output) return output.ptr();
+      for (size_t j = 0; j < host.inputs.size(); ++j)
+        if (b == &host.inputs[j]) return inputs[i][j].ptr();
+      throw std::logic_error("unknown buffer");
+    });
+
+  // The check run: the output starts as the harness's NaN fill.
+  output.upload(host.output.data(), host.output.size_bytes());
+  launch(d, k, puzzles::grid_for(c.set), kargs[0]);
+  synchronize(d, lowered.name);
+  output.download(host.output.data(), host.output.size_bytes());
+  if (host.output.dtype() == DType::f32) {
+    const uint32_t* bits = host.output.as<uint32_t>();
+    for (int64_t i = 0; i < host.output.numel(); ++i) {
+      r.never_written += bits[i] == puzzles::kNeverWrittenBits;
+      float v;
+      std::memcpy(&v, &bits[i], 4);
+      r.non_finite += !std::isfinite(v);
+    }
+  }
+  if (opt.verify) {
+    r.spec_err = puzzles::compare_output(p, c.set, host.output, puzzles::reference_output(p, c.set, host), 0).err;
+    r.verified = true;
+  }
+
+  const Grid grid = puzzles::grid_for(c.set);
+  for (int i = 0; i < opt.warmup; ++i) launch(d, k, grid, kargs[static_cast<size_t>(i % r.copies)]);
+  synchronize(d, lowered.name);
+  EventTimer t(d);
+  std::vector<double> ms;
+  for (int i = 0; i < opt.runs; ++i) {
+    t.start();
+    launch(d, k, grid, kargs[static_cast<size_t>(i % r.copies)]);
+    t.stop();
+    ms.push_back(t.elapsed_ms());
+  }
+  std::sort(ms.begin(), ms.end());
+  r.runs = opt.runs;
+  r.median_ms = percentile(ms, 0.5);
+  r.min_ms = ms.front();
+  r.p90_ms = percentile(ms, 0.9);
+  r.max_ms = ms.back();
+  const double s = r.median_ms * 1e-3;
+  r.gb_per_s = c.bytes / s * 1e-9;
+  r.tflop_per_s = c.flops / s * 1e-12;
+  double rate = c.math == BenchCase::Math::Tf32 ? ceil.tf32_flops_per_s : ceil.f32_flops_per_s;
+  double floor_s = c.bytes / ceil.bytes_per_s;
+  if (c.math != BenchCase::Math::None && rate > 0) floor_s = std::max(floor_s, c.flops / rate);
+  r.floor_ms = floor_s * 1e3;
+  r.percent_of_floor = 100.0 * floor_s / s;
+}
+
+}  // namespace
+
+std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt,
+                                        const std::function<void(const BenchResult&)>& progress) {
+  std::vector<BenchResult> out;
+  bool lost = false;
+  for (const BenchCase& c : anchor_cases()) {
+    if (!opt.cases.empty() && std::find(opt.cases.begin(), opt.cases.end(), c.name) == opt.cases.end()) continue;
+    BenchResult r;
+    r.bench = c;
+    if (lost) {
+      r.error = "not run: the CUDA context was lost at an earlier fault";
+    } else {
+      try {
+        run_case(d, ceil, opt, r);
+      } catch (const CudaError& e) {
+        r.error = e.what();
+        lost = e.sticky();
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+    }
+    if (progress) progress(r);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string bench_table_header() {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-4s %-58s %10s %10s %9s %9s %8s %9s %6s %5s %7s\n", "case", "what", "median ms",
+                "p90 ms", "GB/s", "TFLOP/s", "floor %", "Triton ms", "regs", "spill", "copies");
+  return line;
+}
+
+std::string bench_table_row(const BenchResult& r) {
+  char line[512];
+  if (!r.error.empty()) {
+    std::snprintf(line, sizeof line, "%-4s %-58s ERROR: %s\n", r.bench.name.c_str(), r.bench.what.c_str(), r.error.c_str());
+    return line;
+  }
+  std::snprintf(line, sizeof line, "%-4s %-58s %10.4g %10.4g %9.4g %9.3g %7.1f%% %9.4g %6d %5d %7d%s\n", r.bench.name.c_str(),
+                r.bench.what.c_str(), r.median_ms, r.p90_ms, r.gb_per_s, r.tflop_per_s, r.percent_of_floor,
+                r.bench.anchor_ms, r.registers, r.spill_bytes, r.copies,
+                r.never_written ? "  (output not fully written!)" : r.non_finite ? "  (non-finite outputs!)" : "");
+  return line;
+}
+
+std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& ceil, const DeviceInfo& dev) {
+  nlohmann::json j;
+  j["device"] = {{"name", dev.name}, {"arch", dev.arch()}, {"sms", dev.sm_count}, {"l2_bytes", dev.l2_bytes}};
+  j["ceilings"] = {{"bytes_per_s", ceil.bytes_per_s},
+                   {"tf32_flops_per_s", ceil.tf32_flops_per_s},
+                   {"f32_flops_per_s", ceil.f32_flops_per_s},
+                   {"bandwidth_source", ceil.bandwidth_source},
+                   {"math_source", ceil.math_source}};
+  j["cases"] = nlohmann::json::array();
+  for (const BenchResult& r : results) {
+    nlohmann::json c = {{"case", r.bench.name},     {"what", r.bench.what},         {"sizes", r.bench.set.sizes.str()},
+                        {"blocks", r.bench.set.blocks.str()}, {"bytes", r.bench.bytes}, {"flops", r.bench.flops},
+                        {"anchor_ms", r.bench.anchor_ms}};
+    if (!r.error.empty()) {
+      c["error"] = r.error;
+    } else {
+      c.update({{"kernel", r.cuda_kernel},       {"registers", r.registers},   {"spill_bytes", r.spill_bytes},
+                {"smem_bytes", r.smem_bytes},      {"compile_s", r.compile_s},   {"copies", r.copies},
+                {"runs", r.runs},                  {"median_ms", r.median_ms},   {"min_ms", r.min_ms},
+                {"p90_ms", r.p90_ms},              {"max_ms", r.max_ms},         {"gb_per_s", r.gb_per_s},
+                {"tflop_per_s", r.tflop_per_s},    {"floor_ms", r.floor_ms},     {"percent_of_floor", r.percent_of_floor},
+                {"never_written", r.never_written}, {"non_finite", r.non_finite}});
+      if (r.verified) c["spec_err"] = r.spec_err;
+    }
+    j["cases"].push_back(c);
+  }
+  return j.dump(2);
+}
+
+}  // namespace tl::gpu

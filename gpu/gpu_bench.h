@@ -1,0 +1,56 @@
+// `tilescope bench --gpu`: the reference solutions at the sizes of
+// ANCHORS.md, timed with CUDA events after warm-up (median of >= 100 runs,
+// inputs rotated among enough copies to exceed L2 when they would fit in
+// it), against the floor set by the machine's measured ceilings.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench_cases.h"
+#include "ceilings.h"
+#include "codegen.h"
+#include "cubin_cache.h"
+#include "cuda_driver.h"
+#include "nvrtc_compiler.h"
+
+namespace tl::gpu {
+
+struct BenchOptions {
+  int runs = 100;
+  int warmup = 10;
+  std::vector<std::string> cases;  // "p02", ...; empty: all
+  CodegenOptions codegen;
+  CompileOptions compile;
+  CubinCache* cache = nullptr;
+  bool verify = false;  // also compare with the reference spec (slow at these sizes)
+};
+
+struct BenchResult {
+  BenchCase bench;
+  std::string error;  // why it did not run ("" when it did)
+  std::string cuda_kernel;
+  int registers = 0, spill_bytes = 0;
+  int64_t smem_bytes = 0;
+  double compile_s = 0;
+  int copies = 1;  // input copies rotated through
+  int runs = 0;
+  double median_ms = 0, min_ms = 0, p90_ms = 0, max_ms = 0;
+  double gb_per_s = 0, tflop_per_s = 0;
+  double floor_ms = 0, percent_of_floor = 0;
+  int64_t never_written = 0, non_finite = 0;  // in the output of the check run
+  bool verified = false;
+  double spec_err = 0;  // vs the reference, when verified
+};
+
+// Runs the cases one after another; `progress` sees each result as it is
+// done. A case that fails records its error; a lost context stops the rest.
+std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt,
+                                        const std::function<void(const BenchResult&)>& progress = {});
+
+std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& ceil, const DeviceInfo& dev);
+// The header line of a table row, then one row (for printing as results come).
+std::string bench_table_header();
+std::string bench_table_row(const BenchResult& r);
+
+}  // namespace tl::gpu

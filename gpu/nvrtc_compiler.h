@@ -1,0 +1,47 @@
+// Compiling generated CUDA with NVRTC (LOWERING §9): a cubin for one
+// architecture (sm_90a by default), IEEE division and square root, FMA
+// contraction on, -lineinfo for profilers and compute-sanitizer. NVRTC
+// needs no GPU, so this runs everywhere the toolkit is installed.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tl::gpu {
+
+struct CompileOptions {
+  std::string arch = "sm_90a";  // --gpu-architecture
+  std::string include_dir;      // for cuda_fp16.h / cuda_bf16.h; empty: default_cuda_include_dir()
+  bool line_info = true;
+};
+
+// NVRTC rejected the source. what() holds the kernel's name, the
+// architecture, NVRTC's log and the path of the generated source.
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(const std::string& what, std::string log) : std::runtime_error(what), log_(std::move(log)) {}
+  const std::string& log() const { return log_; }
+
+ private:
+  std::string log_;
+};
+
+// The architecture to compile for on a device of compute capability
+// major.minor: sm_90a on Hopper (wgmma and friends need the "a"), else
+// sm_<major><minor>.
+std::string arch_for(int major, int minor);
+// $TILESCOPE_CUDA_INCLUDE, else the toolkit's include directory found at
+// build time.
+std::string default_cuda_include_dir();
+// "13.0".
+std::string nvrtc_version();
+// The full option list NVRTC gets (part of the cubin cache key).
+std::vector<std::string> nvrtc_options(const CompileOptions& opt);
+
+// Compiles `source`, whose kernel is `kernel_name`, to a cubin. Throws
+// CompileError; `source_path` (where the caller wrote the source) is named
+// in the message.
+std::vector<char> nvrtc_compile(const std::string& source, const std::string& kernel_name,
+                                const CompileOptions& opt, const std::string& source_path);
+
+}  // namespace tl::gpu

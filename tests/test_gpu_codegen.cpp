@@ -1,0 +1,246 @@
+// The CUDA back end without a GPU: every puzzle kernel (solution and stub,
+// every size set) and every broken kernel lowers to CUDA that NVRTC
+// compiles for sm_90a, so code-generation errors surface in CI. Plus the
+// generated text for SEMANTICS' defined cases.
+#ifdef TILESCOPE_HAVE_GPU
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+
+#include "broken/registry.h"
+#include "child_process.h"
+#include "codegen.h"
+#include "cubin_cache.h"
+#include "error.h"
+#include "gpu_cases.h"
+#include "gpu_compare.h"
+#include "harness.h"
+#include "inputs.h"
+#include "nvrtc_compiler.h"
+#include "registry.h"
+#include "tl.h"
+
+namespace {
+
+// Lowers and compiles one kernel for one size set; "" on success, else why.
+std::string compile_for_set(const puzzles::Puzzle& p, const tl::KernelDef& k, const puzzles::SizeSet& set) {
+  puzzles::RunBuffers bufs = puzzles::make_buffers(p, set, 0);
+  std::shared_ptr<const tl::ir::Kernel> ir;
+  try {
+    ir = tl::build_ir(k, puzzles::launch_args(set, bufs));
+  } catch (const tl::BuildError&) {
+    return "build error";  // the front end rejects it: there is no IR to lower
+  }
+  try {
+    tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir);
+    tl::gpu::nvrtc_compile(lowered.source, lowered.name, tl::gpu::CompileOptions{}, "");
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("every puzzle solution and stub compiles with NVRTC for sm_90a at every size set", "[gpu][nvrtc]") {
+  int compiled = 0;
+  for (const puzzles::Puzzle& p : puzzles::all_puzzles()) {
+    for (const puzzles::SizeSet& set : p.sets) {
+      for (const tl::KernelDef* k : {p.solution, p.stub}) {
+        INFO("puzzle " << p.number << " (" << p.id << "), kernel " << k->name() << ", set " << set.name);
+        std::string error = compile_for_set(p, *k, set);
+        CHECK(error == "");
+        compiled += error.empty();
+      }
+    }
+  }
+  CHECK(compiled >= 100);
+}
+
+TEST_CASE("every broken kernel that builds compiles with NVRTC", "[gpu][nvrtc]") {
+  for (const puzzles::BrokenKernel& b : puzzles::all_broken()) {
+    const puzzles::Puzzle* p = puzzles::find_puzzle(b.puzzle_id);
+    REQUIRE(p);
+    const puzzles::SizeSet* set = puzzles::find_set(*p, b.set);
+    REQUIRE(set);
+    INFO("broken/" << b.name);
+    std::string error = compile_for_set(*p, *b.kernel, *set);
+    CHECK((error.empty() || error == "build error"));
+  }
+}
+
+TEST_CASE("every GPU test case compiles with NVRTC at 1, 4 and 8 warps", "[gpu][nvrtc]") {
+  for (const gpu_cases::Case& c : gpu_cases::all_cases()) {
+    std::vector<tl::Buffer> b = c.buffers();
+    auto ir = tl::build_ir(*c.kernel, c.args(b));
+    for (int warps : {1, 4, 8}) {
+      INFO("case " << c.name << ", " << warps << " warps");
+      tl::gpu::CodegenOptions cg;
+      cg.num_warps = warps;
+      tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+      CHECK(k.threads == 32 * warps);
+      CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+    }
+  }
+}
+
+namespace {
+
+// The generated source of a one-off kernel.
+template <class... P>
+std::string cuda_of(void (*fn)(P...), std::vector<tl::Arg> args) {
+  tl::KernelDef k("probe", fn);
+  return tl::gpu::lower_to_cuda(*tl::build_ir(k, args));
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]") {
+  tl::Buffer a("a", tl::DType::i32, {64}), f("f", tl::DType::f32, {64}), o("o", tl::DType::i32, {64}),
+      of("of", tl::DType::f32, {64});
+
+  SECTION("kernel shape and prelude") {
+    std::string src = cuda_of(+[](tl::Ptr x, tl::Ptr z) { tl::store(z + tl::arange(0, 64), tl::load(x + tl::arange(0, 64))); },
+                              {f, of});
+    CHECK(has(src, "extern \"C\" __global__ void __launch_bounds__(128) probe(float* arg0, float* arg1)"));
+    CHECK(has(src, "#ifdef __CUDACC_RTC__\ntypedef signed char int8_t;"));
+    CHECK(has(src, "atom.acq_rel.gpu.add."));
+    // A 64-element tile in a 128-thread block is replicated: one owner stores.
+    CHECK(has(src, "if (tid < 64) *"));
+  }
+  SECTION("integer division, remainder and shifts") {
+    std::string src = cuda_of(+[](tl::Ptr x, tl::Ptr z) {
+      auto i = tl::arange(0, 64);
+      auto v = tl::load(x + i);
+      tl::store(z + i, (v / (i - 3)) + (v % i) + (v >> i) + (v << 40));
+    }, {a, o});
+    CHECK(has(src, "ts_div("));
+    CHECK(has(src, "ts_mod("));
+    CHECK(has(src, "ts_shr("));
+    CHECK(has(src, "ts_shl("));
+    CHECK(has(src, "if (b == (T)0) return (T)0;"));
+    CHECK(has(src, "if (ts_int<T>::is_signed && b == (T)-1) return ts_neg(a);"));
+  }
+  SECTION("saturating casts, NaN-dropping max, masked loads and atomics") {
+    std::string src = cuda_of(+[](tl::Ptr x, tl::Ptr z) {
+      auto i = tl::arange(0, 64);
+      auto v = tl::load(x + i, i < 10);
+      tl::store(z + i, tl::maximum(v, 0.5f).to(tl::i8).to(tl::f32));
+      tl::atomic_add(z + i, v, i < 20);
+    }, {f, of});
+    CHECK(has(src, "ts_float_to_int<int8_t>((double)"));
+    CHECK(has(src, "fmaxf("));
+    CHECK(has(src, " ? *r"));  // predicated: a masked lane never dereferences
+    CHECK(has(src, ": 0.0f;"));  // and reads 0 without `other`
+    CHECK(has(src, "= 0.0f;  // tl::: masked lanes return 0"));
+    CHECK(has(src, "ts_atomic_add("));
+  }
+  SECTION("tf32 dot rounds like the interpreter") {
+    tl::Buffer m("m", tl::DType::f32, {256});
+    std::string src = cuda_of(+[](tl::Ptr x, tl::Ptr z) {
+      auto r = tl::arange(0, 16);
+      auto t = tl::load(x + r.col() * 16 + r.row());
+      tl::store(z + r.col() * 16 + r.row(), tl::dot(t, t));
+    }, {m, m});
+    CHECK(has(src, "ts_tf32("));
+    CHECK(has(src, "__fadd_rn(acc, __fmul_rn("));
+    CHECK(has(src, "__syncthreads();"));
+  }
+  SECTION("loops keep Python's range semantics") {
+    std::string src = cuda_of(+[](tl::Ptr x, tl::Int n) {
+      auto acc = tl::zeros({64}, tl::f32);
+      for (auto j : tl::range(n, 0, -2)) acc += j.to(tl::f32);
+      tl::store(x + tl::arange(0, 64), acc);
+    }, {f, 9});
+    CHECK(has(src, " > 0 && it"));
+    CHECK(has(src, " < 0 && it"));
+  }
+}
+
+TEST_CASE("NVRTC errors carry the log and the generated source's path", "[gpu][nvrtc]") {
+  try {
+    tl::gpu::nvrtc_compile("extern \"C\" __global__ void broken() { undefined_thing(); }", "broken", {}, "/tmp/broken.cu");
+    FAIL("compiled");
+  } catch (const tl::gpu::CompileError& e) {
+    std::string what = e.what();
+    CHECK(has(what, "kernel broken"));
+    CHECK(has(what, "undefined_thing"));
+    CHECK(has(what, "generated source: /tmp/broken.cu"));
+  }
+}
+
+TEST_CASE("the cubin cache stores each kernel once, beside its source", "[gpu][nvrtc]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("tilescope-cache-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  tl::gpu::CubinCache cache(dir.string());
+  tl::gpu::LoweredKernel k;
+  k.name = "cached";
+  k.source = "extern \"C\" __global__ void cached(float* x) { x[threadIdx.x] = 1.0f; }";
+  tl::gpu::Cubin first = cache.get(k, {});
+  CHECK_FALSE(first.from_cache);
+  CHECK(fs::exists(dir / (first.key + ".cubin")));
+  CHECK(fs::exists(dir / (first.key + ".cu")));
+  tl::gpu::Cubin second = cache.get(k, {});
+  CHECK(second.from_cache);
+  CHECK(second.image == first.image);
+  tl::gpu::CompileOptions other;
+  other.arch = "sm_80";
+  CHECK(cache.key(k.source, other) != first.key);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a child process reports its result, its exception or its crash", "[gpu][child]") {
+  tl::gpu::ChildOutcome ok = tl::gpu::run_in_child([] { return std::string("payload\n with \0 bytes", 22); });
+  CHECK(ok.completed);
+  CHECK(ok.payload == std::string("payload\n with \0 bytes", 22));
+
+  tl::gpu::ChildOutcome threw = tl::gpu::run_in_child([]() -> std::string { throw std::runtime_error("it broke\nbadly"); });
+  CHECK_FALSE(threw.completed);
+  CHECK(threw.failure == "it broke\nbadly");
+
+  tl::gpu::ChildOutcome crashed = tl::gpu::run_in_child_streaming([](const std::function<void(const std::string&)>& send) {
+    send("first");
+    std::raise(SIGSEGV);
+  });
+  CHECK_FALSE(crashed.completed);
+  CHECK(crashed.payload == "first");
+  CHECK(has(crashed.failure, "signal 11"));
+}
+
+TEST_CASE("interpreter-vs-GPU tolerances follow what the kernel computes", "[gpu][compare]") {
+  tl::Buffer a("a", tl::DType::f32, {4}), b("b", tl::DType::f32, {4});
+  for (int i = 0; i < 4; ++i) {
+    a.set(i, 1.0 + i);
+    b.set(i, 1.0 + i);
+  }
+  tl::gpu::Tolerance elementwise{tl::gpu::Tolerance::Kind::Elementwise, 1e-6};
+  CHECK(tl::gpu::diff_buffers(a, b, elementwise).pass);
+  b.set(2, 3.0001);
+  CHECK_FALSE(tl::gpu::diff_buffers(a, b, elementwise).pass);
+  CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+  a.set(1, std::nan(""));
+  CHECK_FALSE(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);  // NaN on one side only
+  b.set(1, std::nan(""));
+  CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+  b.set_bits(1, puzzles::kNeverWrittenBits);  // the harness's fill is not a computed NaN
+  CHECK_FALSE(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+
+  const puzzles::Puzzle* p7 = puzzles::find_puzzle("7");
+  const puzzles::Puzzle* p2 = puzzles::find_puzzle("2");
+  const puzzles::Puzzle* p11 = puzzles::find_puzzle("11");
+  auto tol = [](const puzzles::Puzzle* p) {
+    puzzles::RunBuffers b = puzzles::make_buffers(*p, p->sets[0], 0);
+    return tl::gpu::tolerance_for(*tl::build_ir(*p->solution, puzzles::launch_args(p->sets[0], b)), tl::DType::f32);
+  };
+  CHECK(tol(p2).relative == 1e-6);
+  CHECK(tol(p7).relative == 1e-5);
+  CHECK(tol(p11).relative == 1e-3);
+}
+
+#endif  // TILESCOPE_HAVE_GPU
