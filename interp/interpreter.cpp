@@ -104,9 +104,18 @@ void build_trace_header(Trace& t, const ir::Kernel& k, const LaunchState& L, con
   }
 }
 
-int worker_count(const RunOptions& opt, int64_t programs) {
+// Threads pay off only when there is enough work to share: starting and
+// joining them costs tens of microseconds, more on a busy machine. The
+// estimate counts each step's lanes once (loop bodies once too).
+int worker_count(const RunOptions& opt, int64_t programs, const Plan& plan) {
   int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int n = opt.threads > 0 ? opt.threads : hw;
+  if (opt.threads == 0) {
+    int64_t lanes = 0;
+    for (const Step& s : plan.steps) lanes += s.n;
+    constexpr int64_t kMinParallelLanes = int64_t{1} << 17;
+    if (lanes * programs < kMinParallelLanes) n = 1;
+  }
   return static_cast<int>(std::min<int64_t>(n, programs));
 }
 
@@ -155,7 +164,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   L.prepare();
 
   const int64_t n = grid.count();
-  int workers = worker_count(opt, n);
+  int workers = worker_count(opt, n, L.plan);
   // Program order decides what a program reads of another's writes, so
   // such launches (and atomics, and strict mode) run in order; others run
   // in parallel and fall back to order if programs turn out to conflict.
