@@ -67,7 +67,8 @@ bool is_reserved(const std::string& s) {
       "return", "short", "signed", "sizeof", "static", "struct", "switch", "this", "true", "typedef", "union",
       "unsigned", "void", "volatile", "while", "class", "template", "typename", "namespace", "using", "operator",
       "private", "public", "protected", "virtual", "friend", "throw", "try", "catch", "asm", "tid", "sm", "e",
-      "s", "k", "acc", "best", "where", "v", "threadIdx", "blockIdx", "gridDim", "blockDim", "warpSize"};
+      "s", "k", "acc", "best", "base", "sa", "sb", "v", "failed", "threadIdx", "blockIdx", "gridDim", "blockDim",
+      "warpSize", "printf", "memcpy"};
   if (words.count(s) || s.rfind("ts_", 0) == 0 || s.rfind("__", 0) == 0) return true;
   // r<digits> and it<digits> are register and loop-counter names.
   for (const char* p : {"r", "it"}) {

@@ -35,37 +35,52 @@ void Emitter::dot(const ir::Instr& in) {
   spill_to_smem(a, "sa", c, 0, operand);
   spill_to_smem(b, "sb", c, b_offset, operand);
   line("__syncthreads();");
+  // Every thread keeps one accumulator per output slot, in registers; the K
+  // loop runs outside the slot loop, so each step is one unrolled sweep
+  // over the slots and each output still sums in k order.
   const TileLayout ld = layout(dst);
+  const std::string acc_type = eight ? "uint32_t" : c;  // 8-bit products wrap in u32, exactly
+  line(acc_type + " acc[" + std::to_string(ld.slots) + "];");
   for_slots(ld.slots, [&](const std::string& s) {
-    line("const unsigned e = " + element(ld, s) + ";");
-    std::string row = batch == 1 ? "e / " + std::to_string(N) : "(e / " + std::to_string(N) + ")";
-    line("const " + c + "* arow = sa + " + row + " * " + std::to_string(K) + ";  // a[.., m, :]");
-    std::string col = "e % " + std::to_string(N);
-    if (batch > 1) col = "(e / " + std::to_string(M * N) + ") * " + std::to_string(K * N) + " + " + col;
-    line("const " + c + "* bcol = sb + " + col + ";  // b[.., :, n]");
-    std::string init = in.has_acc ? widen(out, at(in.args[2], s)) : "0";
-    std::string k_loop = "for (int k = 0; k < " + std::to_string(K) + "; ++k)";
-    if (eight) {
-      // Exact, wrapping i32 arithmetic (done in u32).
-      line("uint32_t acc = (uint32_t)" + (in.has_acc ? at(in.args[2], s) : std::string("0")) + ";");
-      line(k_loop + " acc += (uint32_t)arow[k] * (uint32_t)bcol[k * " + std::to_string(N) + "];");
-      line(at(dst, s) + " = (int32_t)acc;");
-      return;
-    }
-    const std::string add = c == "double" ? "__dadd_rn" : "__fadd_rn", mul = c == "double" ? "__dmul_rn" : "__fmul_rn";
-    line(c + " acc = " + init + ";");
-    if (tf32x3) {
-      // big = tf32(x), small = tf32(x - big); the small-term products first.
-      const std::string bk = "bcol[k * " + std::to_string(N) + "]";
-      auto big = [](const std::string& x) { return "ts_tf32(" + x + ")"; };
-      auto small = [&](const std::string& x) { return "ts_tf32(" + x + " - " + big(x) + ")"; };
-      for (const auto& [x, y] : {std::pair{small("arow[k]"), big(bk)}, std::pair{big("arow[k]"), small(bk)},
-                                 std::pair{big("arow[k]"), big(bk)}})
-        line(k_loop + " acc = " + add + "(acc, " + mul + "(" + x + ", " + y + "));");
-    } else {
-      line(k_loop + " acc = " + add + "(acc, " + mul + "(arow[k], bcol[k * " + std::to_string(N) + "]));");
-    }
-    line(at(dst, s) + " = " + cast_expr(c == "double" ? DType::f64 : DType::f32, out, "acc") + ";");
+    std::string init = in.has_acc ? (eight ? "(uint32_t)" + at(in.args[2], s) : widen(out, at(in.args[2], s))) : "0";
+    line("acc[" + s + "] = " + init + ";");
+  });
+  const std::string add = c == "double" ? "__dadd_rn" : "__fadd_rn", mul = c == "double" ? "__dmul_rn" : "__fmul_rn";
+  auto k_loop = [&](const std::function<std::string(const std::string&, const std::string&, const std::string&)>& term) {
+    // A long unrolled slot sweep is enough code per step: keep K rolled then.
+    if (ld.slots * K > 1024) line("#pragma unroll 1");
+    open("for (int k = 0; k < " + std::to_string(K) + "; ++k)");
+    for_slots(ld.slots, [&](const std::string& s) {
+      const std::string e = element(ld, s);
+      // a[.., m, k] at (e / N) * K + k; b[.., k, n] at batch * K * N + k * N + n.
+      std::string a_at = "sa[(" + e + " / " + std::to_string(N) + ") * " + std::to_string(K) + " + k]";
+      std::string b_at = "sb[" + (batch > 1 ? "(" + e + " / " + std::to_string(M * N) + ") * " + std::to_string(K * N) + " + " : std::string()) +
+                         "k * " + std::to_string(N) + " + " + e + " % " + std::to_string(N) + "]";
+      line("acc[" + s + "] = " + term("acc[" + s + "]", a_at, b_at) + ";");
+    });
+    close();
+  };
+  if (eight) {
+    k_loop([](const std::string& acc, const std::string& x, const std::string& y) {
+      return acc + " + (uint32_t)" + x + " * (uint32_t)" + y;
+    });
+  } else if (tf32x3) {
+    // big = tf32(x), small = tf32(x - big); the small-term products first.
+    auto big = [](const std::string& x) { return "ts_tf32(" + x + ")"; };
+    auto small = [&](const std::string& x) { return "ts_tf32(" + x + " - " + big(x) + ")"; };
+    for (int pass = 0; pass < 3; ++pass)
+      k_loop([&](const std::string& acc, const std::string& x, const std::string& y) {
+        std::string p = pass == 0 ? small(x) + ", " + big(y) : pass == 1 ? big(x) + ", " + small(y) : big(x) + ", " + big(y);
+        return add + "(" + acc + ", " + mul + "(" + p + "))";
+      });
+  } else {
+    k_loop([&](const std::string& acc, const std::string& x, const std::string& y) {
+      return add + "(" + acc + ", " + mul + "(" + x + ", " + y + "))";
+    });
+  }
+  for_slots(ld.slots, [&](const std::string& s) {
+    std::string v = "acc[" + s + "]";
+    line(at(dst, s) + " = " + (eight ? "(int32_t)" + v : cast_expr(c == "double" ? DType::f64 : DType::f32, out, v)) + ";");
   });
   line("__syncthreads();");
   close();

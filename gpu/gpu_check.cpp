@@ -272,7 +272,7 @@ GpuPuzzleReport check_on_gpu(const puzzles::Puzzle& p, const tl::KernelDef& kern
 
 std::string format_gpu_report(const GpuPuzzleReport& r) {
   std::ostringstream out;
-  out << (r.number < 10 ? " " : "") << r.number << " " << r.id << "  GPU " << (r.all_match ? "MATCHES" : "DIFFERS")
+  out << (r.number < 10 ? " " : "") << r.number << " " << r.id << "  GPU " << (r.all_match ? "matches" : "DIFFERS from")
       << " the interpreter (tolerance " << r.tolerance.str() << "); spec "
       << (r.all_spec_pass ? "pass" : "FAIL") << " (threshold " << fmt(r.threshold) << ")";
   if (!r.cuda_kernel.empty()) out << "  [" << r.cuda_kernel << "]";

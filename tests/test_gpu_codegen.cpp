@@ -148,7 +148,7 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
       tl::store(z + r.col() * 16 + r.row(), tl::dot(t, t));
     }, {m, m});
     CHECK(has(src, "ts_tf32("));
-    CHECK(has(src, "__fadd_rn(acc, __fmul_rn("));
+    CHECK(has(src, "= __fadd_rn(acc[s], __fmul_rn("));
     CHECK(has(src, "__syncthreads();"));
   }
   SECTION("loops keep Python's range semantics") {

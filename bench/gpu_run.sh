@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The GPU checks of issue 5, on a GPU machine with no package registry and no
+# ImGui/GLFW (the H100/H200 hosts): build from dependencies unpacked from
+# Debian .deb files, then
+#   1. tilescope check --all --gpu            (every puzzle, every size set, 3 seeds)
+#   2. the GPU tests (tilescope_tests "[gpu]")
+#   3. every broken kernel under compute-sanitizer memcheck, set beside the
+#      interpreter's out-of-bounds verdict  -> memcheck_table.md
+#   4. tilescope check broken/... --gpu       (faulting launches stay in a child)
+#   5. tilescope bench --gpu (text and JSON)
+# Logs and a summary go to $OUT.
+#
+# Usage (from the repository root, .debs/ holding the .deb files of
+# nlohmann-json3-dev and catch2, e.g. from `apt-get download
+# nlohmann-json3-dev catch2` on a Debian 12 machine):
+#   OUT=/tmp/gpu-out bench/gpu_run.sh
+# Environment: OUT (default ./gpu-results), BUILD (default
+# /tmp/tilescope-gpu-build), JOBS (default nproc), STEPS (default
+# "build check tests memcheck broken bench").
+set -u -o pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-$ROOT/gpu-results}
+BUILD=${BUILD:-/tmp/tilescope-gpu-build}
+JOBS=${JOBS:-$(nproc)}
+STEPS=${STEPS:-"build check tests memcheck broken bench"}
+mkdir -p "$OUT"
+SUMMARY="$OUT/summary.txt"
+TS="$BUILD/tilescope"
+# A cubin cache that lives as long as the build.
+export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
+
+log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
+want() { [[ " $STEPS " == *" $1 "* ]]; }
+
+# Runs a command with a time limit, output to $OUT/<name>.log; logs the exit status.
+run_logged() {
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS
+  timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
+  local rc=$?
+  log "$name: exit $rc after $((SECONDS - start)) s ($*)"
+  return $rc
+}
+
+log "tilescope GPU run in $ROOT -> $OUT"
+{ nvidia-smi 2>&1 || echo "nvidia-smi not available"; } > "$OUT/nvidia-smi.txt"
+log "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+
+if want build; then
+  DEPS="$ROOT/.debs/root"
+  mkdir -p "$DEPS"
+  shopt -s nullglob
+  debs=("$ROOT"/.debs/*.deb)
+  if [ ${#debs[@]} -eq 0 ]; then
+    log "no .deb files in $ROOT/.debs: expecting nlohmann_json and Catch2 on the system"
+  fi
+  for d in "${debs[@]}"; do dpkg -x "$d" "$DEPS"; done
+  run_logged cmake-configure 600 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$DEPS/usr" -DTILESCOPE_VIEWER=OFF || { log "configure failed"; exit 1; }
+  run_logged cmake-build 1800 cmake --build "$BUILD" -j "$JOBS" || { log "build failed"; tail -40 "$OUT/cmake-build.log"; exit 1; }
+fi
+
+if want check; then
+  run_logged check_all_gpu 1200 "$TS" check --all --gpu
+  grep -E "kernels match|SKIP|DIFFERS|ERROR" "$OUT/check_all_gpu.log" | tee -a "$SUMMARY"
+fi
+
+if want tests; then
+  run_logged tests_gpu 1800 "$BUILD/tests/tilescope_tests" "[gpu]"
+  tail -3 "$OUT/tests_gpu.log" | tee -a "$SUMMARY"
+fi
+
+broken_kernels() { "$TS" list | sed -n 's|^ *\(broken/[A-Za-z0-9_]*\).*|\1|p'; }
+
+if want memcheck; then
+  SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+  mkdir -p "$OUT/memcheck"
+  # Padding after every allocation, so an access just past one buffer cannot
+  # land unseen in the next one (when this compute-sanitizer supports it).
+  PAD=()
+  if "$SAN" --help 2>&1 | grep -q -- "--padding"; then PAD=(--padding 1048576); fi
+  TABLE="$OUT/memcheck_table.md"
+  {
+    echo "| broken kernel | interpreter: out-of-bounds lanes (loads, stores) | memcheck errors | agree |"
+    echo "|---|---|---|---|"
+  } > "$TABLE"
+  for k in $(broken_kernels); do
+    name=${k#broken/}
+    log_file="$OUT/memcheck/$name.log"
+    timeout 600 "$SAN" --tool memcheck "${PAD[@]}" --print-limit 10 --error-exitcode 99 "$TS" gpu-run "$k" > "$log_file" 2>&1
+    rc=$?
+    interp=$(sed -n 's/^interpreter: \([0-9]*\) out-of-bounds load lane(s), \([0-9]*\) out-of-bounds store lane(s)/\1 \2/p' "$log_file")
+    errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log_file" | tail -1)
+    if [ -z "$interp" ]; then
+      row="| $name | does not build (no kernel to run) | - | - |"
+    elif grep -q "^\[SKIP\]" "$log_file"; then
+      row="| $name | $interp | not run: $(grep -m1 '^\[SKIP\]' "$log_file") | - |"
+    else
+      read -r loads stores <<< "$interp"
+      oob=$((loads + stores))
+      errors=${errors:-?}
+      if [ "$errors" = "?" ]; then agree="? (no memcheck summary, exit $rc)";
+      elif { [ "$oob" -gt 0 ] && [ "$errors" -gt 0 ]; } || { [ "$oob" -eq 0 ] && [ "$errors" -eq 0 ]; }; then agree="yes";
+      else agree="NO"; fi
+      row="| $name | $oob ($loads, $stores) | $errors | $agree |"
+    fi
+    echo "$row" >> "$TABLE"
+    log "memcheck $name: exit $rc"
+  done
+  cat "$TABLE" | tee -a "$SUMMARY"
+fi
+
+if want broken; then
+  mapfile -t ks < <(broken_kernels)
+  run_logged check_broken_gpu 1200 "$TS" check "${ks[@]}" --gpu
+  tail -1 "$OUT/check_broken_gpu.log" | tee -a "$SUMMARY"
+fi
+
+if want bench; then
+  run_logged bench_gpu 1800 "$TS" bench --gpu
+  cat "$OUT/bench_gpu.log" >> "$SUMMARY"
+  run_logged bench_gpu_json 1800 "$TS" bench --gpu --json
+fi
+
+log "done"
