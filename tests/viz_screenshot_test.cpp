@@ -11,6 +11,7 @@
 
 #include "model_dot.h"
 #include "model_values.h"
+#include "broken/registry.h"
 #include "registry.h"
 #include "viewer.h"
 #include "viz_test_kernels.h"
@@ -201,6 +202,21 @@ TEST_CASE("screenshot: every puzzle opens and draws") {
     opt.frames = 2;
     const viz::Screenshot s = shoot(doc, opt);
     CHECK(s.grid("tensor:" + p.output.name));
+  }
+}
+
+TEST_CASE("screenshot: every broken kernel opens and draws, built or not") {
+  for (const puzzles::BrokenKernel& b : puzzles::all_broken()) {
+    INFO("broken/" << b.name);
+    const viz::ViewerDocument doc = viz::open_target("broken/" + b.name, {});
+    REQUIRE(doc.puzzle);
+    CHECK_FALSE(doc.puzzle->pass);
+    viz::ViewerOptions opt;
+    opt.width = 1280;
+    opt.height = 800;
+    opt.frames = 2;
+    const viz::Screenshot s = shoot(doc, opt);
+    CHECK(s.grid("tensor:" + doc.puzzle->output));
   }
 }
 

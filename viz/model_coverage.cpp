@@ -2,13 +2,9 @@
 
 #include <algorithm>
 
-namespace viz {
+#include "model_placement.h"
 
-namespace {
-bool is_memory(tl::EventKind k) {
-  return k == tl::EventKind::Load || k == tl::EventKind::Store || k == tl::EventKind::Atomic;
-}
-}  // namespace
+namespace viz {
 
 namespace {
 
@@ -26,7 +22,7 @@ void for_each_touch(const tl::Trace& t, int buffer, int64_t extent, std::vector<
   std::vector<int64_t> touched;
   for (size_t p = 0; p < t.programs.size(); ++p) {
     for (const tl::Event& e : t.programs[p].events) {
-      if (!is_memory(e.kind) || e.buffer != buffer || e.offsets.size() != e.lanes.size()) continue;
+      if (!is_memory_access(e.kind) || e.buffer != buffer || e.offsets.size() != e.lanes.size()) continue;
       const uint8_t bit = kind_bit(e.kind);
       for (size_t l = 0; l < e.lanes.size(); ++l) {
         const int64_t o = e.offsets[l];

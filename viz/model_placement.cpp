@@ -7,10 +7,6 @@ namespace viz {
 
 namespace {
 
-bool is_memory(tl::EventKind k) {
-  return k == tl::EventKind::Load || k == tl::EventKind::Store || k == tl::EventKind::Atomic;
-}
-
 // offset(lane) = base + sum_k coord_k * step[k], or nothing.
 struct AffineOffsets {
   int64_t base = 0;
@@ -89,7 +85,7 @@ std::vector<int64_t> tile_coordinates(int64_t lane, const std::vector<int64_t>& 
 LanePlacement place_lanes(const tl::Event& e, const GridLayout& layout) {
   LanePlacement p;
   p.rank = layout.rank();
-  if (!is_memory(e.kind) || e.lanes.size() != e.offsets.size()) return p;
+  if (!is_memory_access(e.kind) || e.lanes.size() != e.offsets.size()) return p;
   const int64_t n = static_cast<int64_t>(e.offsets.size());
   const int rank = p.rank;
   // A 0-d buffer has one element; every lane is at "[]", nothing to place.

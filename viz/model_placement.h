@@ -29,6 +29,11 @@ struct LanePlacement {
   std::vector<int64_t> lane_index(int64_t lane) const;  // empty for a 0-d buffer
 };
 
+// Loads, stores and atomics: the events with lanes on a buffer.
+inline bool is_memory_access(tl::EventKind k) {
+  return k == tl::EventKind::Load || k == tl::EventKind::Store || k == tl::EventKind::Atomic;
+}
+
 // The placement of every lane of a memory event in `layout`'s index space
 // (the buffer's shape, or storage offsets). Non-memory events get none.
 LanePlacement place_lanes(const tl::Event& e, const GridLayout& layout);

@@ -15,8 +15,6 @@ namespace viz {
 
 namespace {
 
-std::string shape_string(const std::vector<int64_t>& s) { return format_index(s); }
-
 std::string value_string(const std::vector<double>& v, int64_t o) {
   if (o < 0 || o >= static_cast<int64_t>(v.size())) return "-";
   char buf[48];
@@ -155,7 +153,7 @@ void draw_pane(ViewerState& s, TensorPane& pane, float max_height) {
   const bool current = e && pane.shown_event == s.cursor.event();
   ImGui::Text("%s", b.name.c_str());
   ImGui::SameLine();
-  ImGui::TextDisabled("%s %s%s%s", std::string(tl::name(b.dtype)).c_str(), shape_string(b.shape).c_str(),
+  ImGui::TextDisabled("%s %s%s%s", std::string(tl::name(b.dtype)).c_str(), format_index(b.shape).c_str(),
                       s.is_output(pane.buffer) ? "  output" : "", pane.layout.by_storage ? "  (by storage offset)" : "");
   if (e) {
     ImGui::SameLine();

@@ -10,19 +10,14 @@ namespace viz {
 
 namespace {
 
-std::string shape_string(const tl::ir::Shape& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 // "store z [32, 32]  line 34  (108 masked, 24 OOB)"
 std::string describe_event(const ViewerState& s, const tl::Event& e) {
   const tl::Trace& t = s.trace();
   std::string d = tl::event_kind_name(e.kind);
   if (e.buffer >= 0 && e.buffer < static_cast<int>(t.buffers.size())) d += " " + t.buffers[e.buffer].name;
-  if (e.kind == tl::EventKind::Dot) d += " " + shape_string(e.a_shape) + " x " + shape_string(e.b_shape);
-  else d += " " + shape_string(e.shape);
+  if (e.kind == tl::EventKind::Dot) d += " " + format_index(e.a_shape) + " x " + format_index(e.b_shape);
+  else if (e.kind == tl::EventKind::Print) d += " \"" + e.text.substr(0, e.text.find('\n')) + "\"";
+  else d += " " + format_index(e.shape);
   if (e.kind == tl::EventKind::Reduce) d += " " + e.op + " axis " + std::to_string(e.axis);
   if (const uint32_t line = event_line(t, e)) d += "  line " + std::to_string(line);
   const int64_t masked = TraceIndex::masked_lanes(e), oob = TraceIndex::oob_lanes(e);
