@@ -10,8 +10,12 @@
 #include "commands.h"
 
 #ifdef TILESCOPE_HAVE_VIEWER
+#include "harness.h"
 #include "model_document.h"
 #include "viewer.h"
+#endif
+#if defined(TILESCOPE_HAVE_VIEWER) && defined(TILESCOPE_HAVE_GPU)
+#include "puzzle_launch.h"
 #endif
 
 namespace cli {
@@ -27,6 +31,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"mode", true, "MODE", "color tensors by: access (default), coverage, values"},
     {"values", true, "WHICH", "values mode shows: after (default), before, stored"},
     {"tab", true, "TAB", "details tab: puzzle, legend, dot, gpu"},
+    {"gpu", false, "", "also run the launch on the GPU and show interpreter vs GPU (needs a CUDA driver)"},
     {"screenshot", true, "FILE", "render the UI into a PNG and exit (no window; needs an X display or Xvfb)"},
     {"cells", true, "FILE", "with --screenshot: write where each grid cell was drawn, as JSON"},
     {"size", true, "WxH", "window or screenshot size in pixels (default 1600x1000)"},
@@ -124,6 +129,33 @@ viz::ViewerOptions viewer_options(const Args& args) {
   return opt;
 }
 
+// --gpu: the same launch (kernel, size set, seed, so the same inputs) on
+// the GPU, every buffer's values after it, for the interpreter-vs-GPU tab.
+void attach_gpu_results(viz::ViewerDocument& doc) {
+  if (!doc.puzzle || !doc.puzzle->kernel_def) {
+    doc.gpu_note = "--gpu runs puzzles and broken kernels; a trace file has no kernel to run.";
+    return;
+  }
+#ifdef TILESCOPE_HAVE_GPU
+  const viz::PuzzleContext& pc = *doc.puzzle;
+  const puzzles::Puzzle* p = puzzles::find_puzzle(std::to_string(pc.number));
+  const puzzles::SizeSet* set = p ? puzzles::find_set(*p, pc.viewed.set) : nullptr;
+  if (!set) return;
+  const tl::gpu::GpuLaunchValues run = tl::gpu::run_puzzle_launch_on_gpu(*p, *pc.kernel_def, *set, pc.viewed.seed);
+  if (!run.ok) {
+    doc.gpu_note = "The GPU run failed: " + run.error;
+    return;
+  }
+  viz::GpuResults r;
+  r.device = run.device;
+  r.relative_tolerance = run.tolerance.relative;
+  for (const tl::gpu::BufferValues& b : run.buffers) r.buffers.push_back({b.name, b.values});
+  doc.gpu = std::move(r);
+#else
+  doc.gpu_note = "This tilescope was built without the GPU backend (it needs the CUDA toolkit's NVRTC).";
+#endif
+}
+
 int take_screenshot(const viz::ViewerDocument& doc, const viz::ViewerOptions& opt, const std::string& png,
                     const std::optional<std::string>& cells) {
   std::string error;
@@ -174,7 +206,8 @@ int cmd_view(int argc, char** argv, int first) {
   if (seed < 0 || seed > 0xffffffffLL) throw UsageError("--seed must be in [0, 2^32)");
   open.seed = static_cast<uint32_t>(seed);
   // Load first: a bad trace file is reported as such, display or not.
-  const viz::ViewerDocument doc = viz::open_target(args.positional()[0], open);
+  viz::ViewerDocument doc = viz::open_target(args.positional()[0], open);
+  if (args.flag("gpu")) attach_gpu_results(doc);
   if (screenshot) return take_screenshot(doc, opt, *screenshot, cells);
   return viz::run_viewer(doc, opt);
 }

@@ -192,6 +192,28 @@ TEST_CASE("screenshot: the dot tab lays out A, B and C of a dot event") {
   CHECK_FALSE(white_near(a_other.cx(), a_other.y0, false));  // another row: no outline
 }
 
+TEST_CASE("screenshot: the interpreter-vs-GPU tab flags the elements that differ") {
+  viz::ViewerDocument doc = viz::open_puzzle(*puzzles::find_puzzle("4"), {});
+  viz::ViewerOptions opt;
+  opt.tab = "gpu";
+  const viz::Screenshot empty = shoot(doc, opt);
+  CHECK_FALSE(empty.grid("gpu:z"));  // no results: the tab says so, no grid
+
+  // Results as the GPU backend would attach them, with z[5, 7] off by one.
+  viz::GpuResults gpu;
+  gpu.device = "test device";
+  viz::GpuBufferResult z{"z", doc.trace->buffers[2].values_after};
+  z.values[5 * 100 + 7] += 1;
+  gpu.buffers.push_back(z);
+  doc.gpu = gpu;
+  const viz::Screenshot s = shoot(doc, opt);
+  const viz::RecordedGrid* g = s.grid("gpu:z");
+  REQUIRE(g);
+  CHECK(near(center_pixel(s, *g, {5, 7}), viz::palette::mismatch));
+  CHECK(near(center_pixel(s, *g, {5, 8}), viz::palette::match));
+  CHECK(near(center_pixel(s, *g, {89, 99}), viz::palette::match));
+}
+
 TEST_CASE("screenshot: every puzzle opens and draws") {
   for (const puzzles::Puzzle& p : puzzles::all_puzzles()) {
     INFO("puzzle " << p.number);

@@ -22,7 +22,8 @@ struct ViewerDocument {
   std::shared_ptr<const tl::Trace> trace;  // never null
   std::optional<PuzzleContext> puzzle;
   std::optional<GpuResults> gpu;
-  std::string title;  // one line: what is shown
+  std::string gpu_note;  // why there are no GPU results, when they were asked for
+  std::string title;     // one line: what is shown
 };
 
 struct OpenOptions {

@@ -67,6 +67,7 @@ PuzzleContext check_for_view(const puzzles::Puzzle& p, const tl::KernelDef& kern
   c.title = p.title;
   c.statement = p.statement;
   c.kernel = kernel.name();
+  c.kernel_def = &kernel;
   c.stub = &kernel == p.stub;
   c.variant = variant;
   c.output = p.output.name;

@@ -34,6 +34,7 @@ struct OutputDiff {
 struct PuzzleContext {
   int number = 0;
   std::string id, title, statement, kernel;
+  const tl::KernelDef* kernel_def = nullptr;  // what ran (to run it again elsewhere, e.g. on a GPU)
   bool stub = false;
   std::string variant;  // "reference solution", "learner stub", or a broken kernel's label
   std::string explanation;  // a broken kernel's: what is wrong and how to fix it

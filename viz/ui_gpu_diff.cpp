@@ -12,8 +12,9 @@ namespace viz {
 void draw_gpu_tab(ViewerState& s) {
   if (!s.doc->gpu) {
     ImGui::TextUnformatted("No GPU results in this trace.");
+    if (!s.doc->gpu_note.empty()) ImGui::TextWrapped("%s", s.doc->gpu_note.c_str());
     ImGui::TextWrapped("When the same launch also runs on a GPU, this tab shows |interpreter - GPU| for every "
-                       "element of every buffer, with the elements beyond tolerance flagged.");
+                       "element of every buffer, with the elements beyond tolerance flagged ('tilescope view N --gpu').");
     return;
   }
   const GpuResults& gpu = *s.doc->gpu;

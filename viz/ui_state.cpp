@@ -44,7 +44,7 @@ ViewerState::ViewerState(const ViewerDocument& d)
     for (int64_t n : out.shape) out.extent *= n;
     diff_layout = default_layout(out);
     for (size_t b = 0; b < t.buffers.size(); ++b)
-      if (t.buffers[b].name == d.puzzle->output) legend_buffer = static_cast<int>(b);
+      if (t.buffers[b].name == d.puzzle->output) legend_buffer = gpu_buffer = static_cast<int>(b);
   }
   on_cursor_moved();
 }

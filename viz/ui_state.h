@@ -76,13 +76,13 @@ struct ViewerState {
   DetailsTab tab = DetailsTab::Legend;
   bool tab_requested = true;  // select `tab` in the tab bar on the next frame
   std::vector<TensorPane> panes;
-  int legend_buffer = 0;      // whose histogram the legend shows
+  int legend_buffer = 0;      // whose histogram the legend shows (the output, if known)
 
   // Puzzle diff and GPU diff grids.
   GridLayout diff_layout;
   CanvasView diff_view;
   CachedImage diff_image;
-  int gpu_buffer = 0;
+  int gpu_buffer = 0;  // the GPU tab's buffer (the output, if known)
   CanvasView gpu_view;
   CachedImage gpu_image;
   std::optional<GpuDiff> gpu_diff;
