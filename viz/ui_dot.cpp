@@ -2,6 +2,7 @@
 // the product is written on paper (B above C, A left of it). Hovering a C
 // cell outlines the A row and B column it is made from, and the other way
 // round.
+#include <algorithm>
 #include <string>
 
 #include "ui_grid_canvas.h"

@@ -1,6 +1,7 @@
 // The interpreter-vs-GPU tab: |interpreter - GPU| per element of a buffer,
 // mismatches flagged. Empty until the GPU backend brings results (see
 // GpuResults in model_gpu_diff.h).
+#include <algorithm>
 #include <string>
 
 #include "model_grid_image.h"

@@ -1,5 +1,7 @@
 // The legend tab: what each color means in the current mode, and for the
 // values mode a color bar and a histogram of the chosen buffer.
+#include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 

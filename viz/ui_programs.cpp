@@ -2,7 +2,6 @@
 // 1 is locked at 0) and a map of the grid, one cell per program, colored by
 // status; clicking a cell selects that program.
 #include <algorithm>
-#include <cmath>
 
 #include "ui_windows.h"
 

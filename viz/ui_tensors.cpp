@@ -3,10 +3,9 @@
 // tensor's edge where they land beyond it). Hover a cell for its index,
 // values and the programs that touched it; click it to select one of them.
 #include <algorithm>
-#include <cmath>
+#include <cstdio>
 #include <string>
 
-#include "model_dot.h"
 #include "model_placement.h"
 #include "ui_grid_canvas.h"
 #include "ui_windows.h"
