@@ -110,7 +110,9 @@ TS_INLINE double ts_fmax_nan(double a, double b) { return (a != a || b != b) ? a
 TS_INLINE double ts_fmin_nan(double a, double b) { return (a != a || b != b) ? a + b : fmin(a, b); }
 
 // atomic_add with the default sem = acq_rel, scope = gpu (SEMANTICS 9);
-// CUDA's atomicAdd would be relaxed. Returns the old value.
+// CUDA's atomicAdd would be relaxed. Returns the old value. (Tests that run
+// generated kernels on the CPU define TS_HOST_ATOMICS and bring their own.)
+#ifndef TS_HOST_ATOMICS
 #define TS_ATOM(T, PTX, C)                                                                   \
   TS_INLINE T ts_atomic_add(T* p, T v) {                                                     \
     T old;                                                                                   \
@@ -136,6 +138,7 @@ TS_INLINE __nv_bfloat16 ts_atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) {
   asm volatile("atom.acq_rel.gpu.add.noftz.bf16 %0, [%1], %2;" : "=h"(old) : "l"(p), "h"(__bfloat16_as_ushort(v)) : "memory");
   return __ushort_as_bfloat16(old);
 }
+#endif
 // ---- end of prelude -------------------------------------------------------
 )CUDA";
 

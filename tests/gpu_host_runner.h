@@ -1,0 +1,115 @@
+// Runs a generated CUDA kernel on the CPU: the source is compiled as host
+// C++ with gpu_host_emulation.h force-included, loaded with dlopen, and
+// every block is run with one std::thread per CUDA thread. Launch arguments
+// are packed by the GPU runtime's own KernelArgs, with host pointers in
+// place of device pointers, straight into the host buffers.
+#pragma once
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "codegen.h"
+#include "device_runtime.h"
+#include "nvrtc_compiler.h"
+
+namespace gpu_host {
+
+class HostKernel {
+ public:
+  HostKernel(const tl::ir::Kernel& ir, const tl::gpu::LoweredKernel& k) : ir_(ir), k_(k) {
+    namespace fs = std::filesystem;
+    dir_ = fs::temp_directory_path() / ("tilescope-host-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    // A fresh name every time: dlclose need not unload a library (its
+    // thread_locals keep it), and dlopen of a loaded path returns the old one.
+    static int serial = 0;
+    const std::string stem = k.name + "_" + std::to_string(serial++);
+    files_ = {dir_ / (stem + ".cpp"), dir_ / (stem + ".so"), dir_ / (stem + ".log")};
+    const fs::path &src = files_[0], &lib = files_[1], &log = files_[2];
+    std::ofstream(src) << k.source << wrapper();
+    const std::string cmd = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -ffp-contract=off -w -shared -fPIC -I'" +
+                            tl::gpu::default_cuda_include_dir() + "' -include '" + TILESCOPE_SOURCE_DIR +
+                            "/tests/gpu_host_emulation.h' '" + src.string() + "' -o '" + lib.string() + "' > '" +
+                            log.string() + "' 2>&1";
+    if (std::system(cmd.c_str()) != 0) {
+      std::ifstream in(log);
+      throw std::runtime_error("host compile of " + k.name + " failed:\n" +
+                               std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    }
+    handle_ = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_) throw std::runtime_error(std::string("dlopen: ") + dlerror());
+    block_new_ = reinterpret_cast<void* (*)(int)>(dlsym(handle_, "emu_block_new"));
+    block_free_ = reinterpret_cast<void (*)(void*)>(dlsym(handle_, "emu_block_free"));
+    thread_ = reinterpret_cast<ThreadFn>(dlsym(handle_, "emu_thread"));
+    if (!block_new_ || !block_free_ || !thread_) throw std::runtime_error("emulation entry points missing");
+  }
+  ~HostKernel() {
+    if (handle_) dlclose(handle_);
+    std::error_code ec;
+    for (const auto& f : files_) std::filesystem::remove(f, ec);
+    std::filesystem::remove(dir_, ec);  // only once empty: other kernels may still use it
+  }
+  HostKernel(const HostKernel&) = delete;
+  HostKernel& operator=(const HostKernel&) = delete;
+
+  // One launch over host buffers, as tl::run takes them.
+  void run(tl::Grid grid, const std::vector<tl::Arg>& args) {
+    tl::gpu::KernelArgs packed(ir_, k_, args, [](tl::Buffer* b) { return reinterpret_cast<CUdeviceptr>(b->data()); });
+    void** a = packed.pointers();
+    for (int64_t z = 0; z < grid.z; ++z)
+      for (int64_t y = 0; y < grid.y; ++y)
+        for (int64_t x = 0; x < grid.x; ++x) {
+          void* block = block_new_(k_.threads);
+          std::vector<std::thread> threads;
+          for (int t = 0; t < k_.threads; ++t)
+            threads.emplace_back([&, t] {
+              const unsigned ids[7] = {static_cast<unsigned>(t), static_cast<unsigned>(x), static_cast<unsigned>(y),
+                                       static_cast<unsigned>(z), static_cast<unsigned>(grid.x),
+                                       static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z)};
+              thread_(a, ids, block);
+            });
+          for (std::thread& th : threads) th.join();
+          block_free_(block);
+        }
+  }
+
+ private:
+  using ThreadFn = void (*)(void**, const unsigned*, void*);
+
+  // Entry points appended to the kernel's source: a block's barrier, and
+  // one thread's call with its ids set.
+  std::string wrapper() const {
+    std::string call = k_.name + "(";
+    for (size_t i = 0; i < k_.params.size(); ++i) {
+      const tl::ir::Param& p = ir_.params[k_.params[i]];
+      std::string t = p.kind == tl::ir::ParamKind::Pointer ? tl::gpu::cuda_memory_type(p.dtype) + "*"
+                                                            : tl::gpu::cuda_register_type(p.dtype);
+      call += (i ? ", *(" : "*(") + t + "*)a[" + std::to_string(i) + "]";
+    }
+    call += ");";
+    return "\nextern \"C\" void* emu_block_new(int n) { auto* b = new EmuBlock; b->barrier = new std::barrier<>(n); return b; }\n"
+           "extern \"C\" void emu_block_free(void* p) { auto* b = static_cast<EmuBlock*>(p); delete b->barrier; delete b; }\n"
+           "extern \"C\" void emu_thread(void** a, const unsigned* id, void* block) {\n"
+           "  threadIdx = {id[0], 0, 0}; blockIdx = {id[1], id[2], id[3]}; gridDim = {id[4], id[5], id[6]};\n"
+           "  emu_block = static_cast<EmuBlock*>(block);\n  " +
+           call + "\n}\n";
+  }
+
+  const tl::ir::Kernel& ir_;
+  tl::gpu::LoweredKernel k_;
+  std::filesystem::path dir_;
+  std::vector<std::filesystem::path> files_;
+  void* handle_ = nullptr;
+  void* (*block_new_)(int) = nullptr;
+  void (*block_free_)(void*) = nullptr;
+  ThreadFn thread_ = nullptr;
+};
+
+}  // namespace gpu_host
