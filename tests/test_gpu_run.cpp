@@ -53,6 +53,24 @@ tl::gpu::CudaDriver* test_driver(std::string& why) {
 
 }  // namespace
 
+TEST_CASE("a puzzle launch for the viewer gives every buffer's values, or why not", "[gpu][run]") {
+  // Runs in a child process, so it comes first in this file: a child forked
+  // after this process made its own CUDA context (the tests below do) cannot
+  // use CUDA. Then it says so; the contract is an answer, never a crash.
+  const puzzles::Puzzle& p = *puzzles::find_puzzle("4");
+  tl::gpu::GpuLaunchValues v = tl::gpu::run_puzzle_launch_on_gpu(p, *p.solution, p.sets[0], 0);
+  if (!v.ok) {
+    WARN("[SKIP] no GPU launch: " << v.error);
+    CHECK_FALSE(v.error.empty());
+    return;
+  }
+  REQUIRE(v.buffers.size() == 3);
+  CHECK(v.buffers[2].name == "z");
+  puzzles::RunBuffers b = puzzles::make_buffers(p, p.sets[0], 0);
+  tl::run(*p.solution, puzzles::grid_for(p.sets[0]), puzzles::launch_args(p.sets[0], b));
+  for (int64_t i = 0; i < b.output.extent(); ++i) CHECK(v.buffers[2].values[static_cast<size_t>(i)] == b.output.get(i));
+}
+
 TEST_CASE("GPU runs of the semantics cases match the interpreter", "[gpu][run]") {
   GPU_OR_SKIP(d);
   tl::gpu::CompileOptions co;
@@ -91,24 +109,6 @@ TEST_CASE("every puzzle solution on the GPU matches the interpreter at every siz
     CHECK(r.all_match);
     CHECK(r.all_spec_pass);
   }
-}
-
-TEST_CASE("a puzzle launch for the viewer gives every buffer's values, or why not", "[gpu][run]") {
-  // Runs in a child process. Where this process already holds a CUDA context
-  // (an earlier test made one) the child cannot use CUDA and says so: the
-  // contract is an answer either way, never a crash.
-  const puzzles::Puzzle& p = *puzzles::find_puzzle("4");
-  tl::gpu::GpuLaunchValues v = tl::gpu::run_puzzle_launch_on_gpu(p, *p.solution, p.sets[0], 0);
-  if (!v.ok) {
-    WARN("[SKIP] no GPU launch: " << v.error);
-    CHECK_FALSE(v.error.empty());
-    return;
-  }
-  REQUIRE(v.buffers.size() == 3);
-  CHECK(v.buffers[2].name == "z");
-  puzzles::RunBuffers b = puzzles::make_buffers(p, p.sets[0], 0);
-  tl::run(*p.solution, puzzles::grid_for(p.sets[0]), puzzles::launch_args(p.sets[0], b));
-  for (int64_t i = 0; i < b.output.extent(); ++i) CHECK(v.buffers[2].values[static_cast<size_t>(i)] == b.output.get(i));
 }
 
 // Run in a fresh process by the test below (hidden: a process that already
