@@ -64,6 +64,12 @@ class KernelArgs {
   // `device_of` gives each host buffer's device copy.
   KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::vector<Arg>& args,
              const std::function<CUdeviceptr(Buffer*)>& device_of);
+  // Movable (the values stay where they are), not copyable (a copy's
+  // pointers would point at the original's values).
+  KernelArgs(KernelArgs&&) noexcept = default;
+  KernelArgs& operator=(KernelArgs&&) noexcept = default;
+  KernelArgs(const KernelArgs&) = delete;
+  KernelArgs& operator=(const KernelArgs&) = delete;
   void** pointers() { return ptrs_.data(); }
 
  private:
