@@ -14,14 +14,20 @@
 # nlohmann-json3-dev and catch2, e.g. from `apt-get download
 # nlohmann-json3-dev catch2` on a Debian 12 machine):
 #   OUT=/tmp/gpu-out bench/gpu_run.sh
-# Environment: OUT (default ./gpu-results), BUILD (default
-# /tmp/tilescope-gpu-build), JOBS (default nproc), STEPS (default
-# "build check tests memcheck broken bench").
+# or in parts, each well under 10 minutes on a 16-core host (the build
+# directory is kept between them):
+#   STEPS=build bench/gpu_run.sh
+#   STEPS="check tests" bench/gpu_run.sh
+#   STEPS="memcheck broken bench" bench/gpu_run.sh
+# Environment: OUT (default ./gpu-results), BUILD (default ./build-gpu,
+# git-ignored), JOBS (default nproc), STEPS (default
+# "build check tests memcheck broken bench"), SANITIZER (default
+# compute-sanitizer from PATH or /usr/local/cuda/bin).
 set -u -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/gpu-results}
-BUILD=${BUILD:-/tmp/tilescope-gpu-build}
+BUILD=${BUILD:-$ROOT/build-gpu}
 JOBS=${JOBS:-$(nproc)}
 STEPS=${STEPS:-"build check tests memcheck broken bench"}
 mkdir -p "$OUT"
