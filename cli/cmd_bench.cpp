@@ -60,8 +60,8 @@ int cmd_bench(int argc, char** argv, int first) {
       if (!known) throw UsageError("no bench case '" + c + "' (p02, p04, p07, p08, p09, p10, p11)");
     }
   }
-  tl::gpu::CubinCache cache;
-  if (!args.flag("no-cache")) opt.cache = &cache;
+  tl::gpu::CubinCache cache("", !args.flag("no-cache"));
+  opt.cache = &cache;
   const bool json = args.flag("json");
   try {
     tl::gpu::CudaDriver d;

@@ -61,20 +61,21 @@ int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptio
   cg.num_warps = static_cast<int>(args.int_value("warps", 4));
   if (cg.num_warps < 1 || cg.num_warps > 32 || (cg.num_warps & (cg.num_warps - 1)))
     throw UsageError("--warps must be a power of two from 1 to 32");
-  tl::gpu::CubinCache cache;
-  tl::gpu::CubinCache* cache_ptr = args.flag("no-cache") ? nullptr : &cache;
+  // --no-cache still writes each source to the cache directory, so an
+  // NVRTC error can name the file.
+  tl::gpu::CubinCache cache("", !args.flag("no-cache"));
 
   tl::gpu::DeviceProbe probe = tl::gpu::probe_device();
   if (!probe.ok) {
     std::printf("[SKIP] no CUDA driver: %s\n", probe.reason.c_str());
-    return compile_only(targets, opt, args.flag("stub"), cg, cache_ptr);
+    return compile_only(targets, opt, args.flag("stub"), cg, &cache);
   }
   tl::gpu::GpuCheckOptions gopt;
   gopt.seeds = opt.seeds;
   gopt.sets = opt.sets;
   gopt.codegen = cg;
   gopt.compile.arch = probe.info.arch();
-  gopt.cache = cache_ptr;
+  gopt.cache = &cache;
   std::printf("GPU: %s; NVRTC %s for %s, %d warps per program\n", probe.info.str().c_str(),
               tl::gpu::nvrtc_version().c_str(), gopt.compile.arch.c_str(), cg.num_warps);
   std::printf("The access check was not performed on the GPU: bounds are checked by the interpreter's run.\n\n");

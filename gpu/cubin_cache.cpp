@@ -59,7 +59,7 @@ std::string CubinCache::default_dir() {
   return (fs::temp_directory_path() / "tilescope-cache").string();
 }
 
-CubinCache::CubinCache(std::string dir) : dir_(dir.empty() ? default_dir() : std::move(dir)) {
+CubinCache::CubinCache(std::string dir, bool reuse) : dir_(dir.empty() ? default_dir() : std::move(dir)), reuse_(reuse) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   usable_ = !ec && fs::is_directory(dir_, ec) && ::access(dir_.c_str(), W_OK) == 0;
@@ -86,7 +86,7 @@ Cubin CubinCache::get(const LoweredKernel& k, const CompileOptions& opt) {
   c.key = key(k.source, opt);
   const fs::path base = fs::path(dir_) / c.key;
   c.source_path = base.string() + ".cu";
-  if (usable_ && read_file(base.string() + ".cubin", c.image)) {
+  if (usable_ && reuse_ && read_file(base.string() + ".cubin", c.image)) {
     c.from_cache = true;
     return c;
   }

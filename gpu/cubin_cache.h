@@ -25,7 +25,8 @@ class CubinCache {
  public:
   // `dir` empty: default_dir(). A directory that cannot be created still
   // works: sources then go to a temporary directory and nothing is cached.
-  explicit CubinCache(std::string dir = "");
+  // With `reuse` false every kernel is compiled again (and still stored).
+  explicit CubinCache(std::string dir = "", bool reuse = true);
   // $TILESCOPE_CACHE_DIR, else $XDG_CACHE_HOME/tilescope, else
   // ~/.cache/tilescope.
   static std::string default_dir();
@@ -39,6 +40,7 @@ class CubinCache {
  private:
   std::string dir_;
   bool usable_ = false;
+  bool reuse_ = true;
 };
 
 // From `cache` when there is one, else compiled (and timed) right here.
