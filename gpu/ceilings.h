@@ -6,7 +6,7 @@
 #pragma once
 #include <string>
 
-#include "cuda_driver.h"
+#include "driver_api.h"
 
 namespace tl::gpu {
 

@@ -10,7 +10,7 @@
 
 #include "codegen.h"
 #include "cubin_cache.h"
-#include "cuda_driver.h"
+#include "driver_api.h"
 #include "interpreter.h"
 
 namespace tl::gpu {

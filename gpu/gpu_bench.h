@@ -11,7 +11,7 @@
 #include "ceilings.h"
 #include "codegen.h"
 #include "cubin_cache.h"
-#include "cuda_driver.h"
+#include "driver_api.h"
 #include "nvrtc_compiler.h"
 
 namespace tl::gpu {

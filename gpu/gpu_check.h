@@ -10,7 +10,7 @@
 
 #include "codegen.h"
 #include "cubin_cache.h"
-#include "cuda_driver.h"
+#include "driver_api.h"
 #include "gpu_compare.h"
 #include "nvrtc_compiler.h"
 #include "puzzle.h"

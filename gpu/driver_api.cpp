@@ -1,4 +1,4 @@
-#include "cuda_driver.h"
+#include "driver_api.h"
 
 #include <dlfcn.h>
 
