@@ -1,7 +1,9 @@
 // Running GPU work in a forked child process, so a kernel that faults (an
 // illegal address leaves the CUDA context unusable, a crash ends the
 // process) never takes the tool down. The parent must not have initialized
-// CUDA itself: a forked child cannot use the parent's driver state.
+// CUDA itself: a forked child cannot use the parent's driver state. NVRTC
+// initializes it too, which is why compilation also runs in a child
+// (nvrtc_compiler.h).
 #pragma once
 #include <functional>
 #include <string>

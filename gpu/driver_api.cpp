@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
+
 namespace tl::gpu {
 
 namespace {
@@ -16,7 +18,11 @@ void resolve(void* lib, F& fn, const char* name, const char* fallback = nullptr)
   fn = reinterpret_cast<F>(sym);
 }
 
+std::atomic<bool> g_initialized{false};
+
 }  // namespace
+
+bool cuda_initialized_in_this_process() { return g_initialized.load(); }
 
 bool CudaError::sticky() const {
   // Errors after which the context cannot be used again.
@@ -91,6 +97,7 @@ CudaDriver::CudaDriver(int ordinal) {
     throw NoDriver(std::string("cuInit: ") + (name ? name : "error") + " (" + std::to_string(static_cast<int>(r)) + ")");
   }
   check(r, "cuInit", "driver initialization");
+  g_initialized = true;
   int count = 0;
   check(device_get_count(&count), "cuDeviceGetCount", "device discovery");
   if (count <= ordinal) throw NoDriver("no CUDA device " + std::to_string(ordinal) + " (" + std::to_string(count) + " found)");

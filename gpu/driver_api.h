@@ -43,6 +43,13 @@ struct DeviceInfo {
   std::string str() const;         // "NVIDIA H100 80GB HBM3 (sm_90a, 132 SMs)"
 };
 
+// True once a CudaDriver in this process has initialized the driver. A
+// process that has not must keep it that way if it will fork GPU work: a
+// child forked after cuInit cannot use CUDA (cuInit there fails with
+// CUDA_ERROR_NOT_INITIALIZED). NVRTC calls cuInit too, so nvrtc_compile
+// consults this (nvrtc_compiler.h).
+bool cuda_initialized_in_this_process();
+
 class CudaDriver {
  public:
   // Loads libcuda, initializes it and makes device `ordinal`'s primary

@@ -2,8 +2,13 @@
 
 #include <nvrtc.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+
+#include "child_process.h"
+#include "driver_api.h"
 
 namespace tl::gpu {
 
@@ -54,8 +59,10 @@ std::vector<std::string> nvrtc_options(const CompileOptions& opt) {
   return o;
 }
 
-std::vector<char> nvrtc_compile(const std::string& source, const std::string& kernel_name, const CompileOptions& opt,
-                                const std::string& source_path) {
+namespace {
+
+std::vector<char> compile_here(const std::string& source, const std::string& kernel_name, const CompileOptions& opt,
+                               const std::string& source_path) {
   std::unique_ptr<nvrtcProgram, ProgramDeleter> prog(new nvrtcProgram{});
   const std::string file = source_path.empty() ? kernel_name + ".cu" : source_path;
   check(nvrtcCreateProgram(prog.get(), source.c_str(), file.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram",
@@ -82,6 +89,46 @@ std::vector<char> nvrtc_compile(const std::string& source, const std::string& ke
   std::vector<char> cubin(size);
   check(nvrtcGetCUBIN(*prog, cubin.data()), "nvrtcGetCUBIN", kernel_name);
   return cubin;
+}
+
+
+// The child's answer: 'C' and the cubin, or 'E', the message's length (8
+// bytes), the message and NVRTC's log.
+std::string encode_error(const CompileError& e) {
+  std::string out = "E";
+  uint64_t n = std::strlen(e.what());
+  out.append(reinterpret_cast<const char*>(&n), 8);
+  return out + e.what() + e.log();
+}
+
+std::vector<char> compile_in_child(const std::string& source, const std::string& kernel_name,
+                                   const CompileOptions& opt, const std::string& source_path) {
+  ChildOutcome out = run_in_child([&] {
+    try {
+      std::vector<char> cubin = compile_here(source, kernel_name, opt, source_path);
+      return "C" + std::string(cubin.begin(), cubin.end());
+    } catch (const CompileError& e) {
+      return encode_error(e);
+    }
+  });
+  const std::string& p = out.payload;
+  if (!out.completed || p.empty())
+    throw CompileError("NVRTC could not compile kernel " + kernel_name + ": the compiler process failed (" +
+                           (out.failure.empty() ? std::string("it sent nothing") : out.failure) + ")",
+                       "");
+  if (p[0] == 'C') return std::vector<char>(p.begin() + 1, p.end());
+  uint64_t n = 0;
+  if (p.size() < 9 || (std::memcpy(&n, p.data() + 1, 8), n > p.size() - 9))
+    throw CompileError("NVRTC could not compile kernel " + kernel_name + ": the compiler process sent a garbled answer", "");
+  throw CompileError(p.substr(9, n), p.substr(9 + n));
+}
+
+}  // namespace
+
+std::vector<char> nvrtc_compile(const std::string& source, const std::string& kernel_name, const CompileOptions& opt,
+                                const std::string& source_path) {
+  if (cuda_initialized_in_this_process()) return compile_here(source, kernel_name, opt, source_path);
+  return compile_in_child(source, kernel_name, opt, source_path);
 }
 
 }  // namespace tl::gpu

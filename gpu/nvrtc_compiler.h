@@ -41,6 +41,11 @@ std::vector<std::string> nvrtc_options(const CompileOptions& opt);
 // Compiles `source`, whose kernel is `kernel_name`, to a cubin. Throws
 // CompileError; `source_path` (where the caller wrote the source) is named
 // in the message.
+//
+// NVRTC initializes the CUDA driver (it calls cuInit), and a process that
+// has initialized it can no longer fork GPU work. So unless this process
+// already holds a CudaDriver, the compilation runs in a forked child and
+// this process stays clean of driver state.
 std::vector<char> nvrtc_compile(const std::string& source, const std::string& kernel_name,
                                 const CompileOptions& opt, const std::string& source_path);
 

@@ -5,10 +5,15 @@
 #ifdef TILESCOPE_HAVE_GPU
 #include <catch2/catch.hpp>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "broken/registry.h"
 #include "child_process.h"
@@ -211,6 +216,37 @@ TEST_CASE("a child process reports its result, its exception or its crash", "[gp
   CHECK_FALSE(crashed.completed);
   CHECK(crashed.payload == "first");
   CHECK(has(crashed.failure, "signal 11"));
+}
+
+TEST_CASE("NVRTC initializes the CUDA driver only in a child, so this process can still fork GPU work", "[gpu][nvrtc][child]") {
+  // NVRTC calls cuInit while it compiles; after that, a forked child cannot
+  // use CUDA. With the fake driver (it logs each cuInit caller's pid)
+  // loaded in place of libcuda.so.1, a compile must leave no cuInit in the
+  // compiling process. Done in a child so the fake never meets the tests
+  // that use a real driver.
+  namespace fs = std::filesystem;
+  const fs::path log = fs::temp_directory_path() / ("tilescope-cuinit-" + std::to_string(::getpid()) + ".log");
+  fs::remove(log);
+  tl::gpu::ChildOutcome out = tl::gpu::run_in_child([&] {
+    if (!dlopen(TILESCOPE_FAKE_LIBCUDA, RTLD_NOW | RTLD_GLOBAL)) return std::string("cannot load the fake driver");
+    ::setenv("TILESCOPE_FAKE_CUINIT_LOG", log.c_str(), 1);
+    tl::gpu::nvrtc_compile("extern \"C\" __global__ void k(float* x) { x[threadIdx.x] = 1.0f; }", "k", {}, "");
+    return std::to_string(::getpid());
+  });
+  REQUIRE(out.completed);
+  std::vector<std::string> callers;
+  std::string listed;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    callers.push_back(line);
+    listed += " " + line;
+  }
+  fs::remove(log);
+  INFO("compiling process " << out.payload << "; cuInit called by:" << listed);
+  // NVRTC 13 does call it (from the compiler process), which is why the
+  // compile is isolated at all.
+  CHECK_FALSE(callers.empty());
+  for (const std::string& c : callers) CHECK(c != out.payload);
 }
 
 TEST_CASE("interpreter-vs-GPU tolerances follow what the kernel computes", "[gpu][compare]") {

@@ -26,21 +26,23 @@ namespace {
 
 // One driver for the whole test process, or why there is none. Once it
 // exists this process must not fork GPU work (check_on_gpu gets it as
-// GpuCheckOptions::driver instead).
+// GpuCheckOptions::driver instead). It is never destroyed: a static's
+// destructor would release the context after libcuda's own exit-time
+// teardown has run.
 tl::gpu::CudaDriver* test_driver(std::string& why) {
-  static std::unique_ptr<tl::gpu::CudaDriver> driver;
+  static tl::gpu::CudaDriver* driver = nullptr;
   static std::string reason;
   static bool tried = false;
   if (!tried) {
     tried = true;
     try {
-      driver = std::make_unique<tl::gpu::CudaDriver>();
+      driver = new tl::gpu::CudaDriver();
     } catch (const tl::gpu::NoDriver& e) {
       reason = e.what();
     }
   }
   why = reason;
-  return driver.get();
+  return driver;
 }
 
 #define GPU_OR_SKIP(d)                                  \
