@@ -83,38 +83,49 @@ broken_kernels() { "$TS" list | sed -n 's|^ *\(broken/[A-Za-z0-9_]*\).*|\1|p'; }
 
 if want memcheck; then
   SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
-  mkdir -p "$OUT/memcheck"
   # Padding after every allocation, so an access just past one buffer cannot
   # land unseen in the next one (when this compute-sanitizer supports it).
   PAD=()
   if "$SAN" --help 2>&1 | grep -q -- "--padding"; then PAD=(--padding 1048576); fi
   TABLE="$OUT/memcheck_table.md"
+  # One log for all runs ($OUT brings back only so many files).
+  MLOG="$OUT/memcheck.log"
+  : > "$MLOG"
   {
-    echo "| broken kernel | interpreter: out-of-bounds lanes (loads, stores) | memcheck errors | agree |"
-    echo "|---|---|---|---|"
+    echo "| broken kernel | interpreter: out-of-bounds lanes (loads, stores) | memcheck errors, every load kept | agree | memcheck errors, plain code |"
+    echo "|---|---|---|---|---|"
   } > "$TABLE"
+  # Runs one kernel under memcheck; sets rc, interp ("loads stores") and errors.
+  memcheck_one() {
+    local tmp="$OUT/memcheck.tmp"
+    timeout 600 "$SAN" --tool memcheck "${PAD[@]}" --print-limit 10 --error-exitcode 99 "$TS" gpu-run "$@" > "$tmp" 2>&1
+    rc=$?
+    { echo "===== $* (exit $rc)"; cat "$tmp"; } >> "$MLOG"
+    interp=$(sed -n 's/^interpreter: \([0-9]*\) out-of-bounds load lane(s), \([0-9]*\) out-of-bounds store lane(s)/\1 \2/p' "$tmp")
+    errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$tmp" | tail -1)
+    errors=${errors:-?}
+    skipped=$(grep -m1 '^\[SKIP\]' "$tmp")
+    rm -f "$tmp"
+  }
   for k in $(broken_kernels); do
     name=${k#broken/}
-    log_file="$OUT/memcheck/$name.log"
-    timeout 600 "$SAN" --tool memcheck "${PAD[@]}" --print-limit 10 --error-exitcode 99 "$TS" gpu-run "$k" > "$log_file" 2>&1
-    rc=$?
-    interp=$(sed -n 's/^interpreter: \([0-9]*\) out-of-bounds load lane(s), \([0-9]*\) out-of-bounds store lane(s)/\1 \2/p' "$log_file")
-    errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log_file" | tail -1)
+    memcheck_one "$k"
+    plain=$errors
+    memcheck_one "$k" --every-load
     if [ -z "$interp" ]; then
-      row="| $name | does not build (no kernel to run) | - | - |"
-    elif grep -q "^\[SKIP\]" "$log_file"; then
-      row="| $name | $interp | not run: $(grep -m1 '^\[SKIP\]' "$log_file") | - |"
+      row="| $name | does not build (no kernel to run) | - | - | - |"
+    elif [ -n "$skipped" ]; then
+      row="| $name | $interp | not run: $skipped | - | - |"
     else
       read -r loads stores <<< "$interp"
       oob=$((loads + stores))
-      errors=${errors:-?}
       if [ "$errors" = "?" ]; then agree="? (no memcheck summary, exit $rc)";
       elif { [ "$oob" -gt 0 ] && [ "$errors" -gt 0 ]; } || { [ "$oob" -eq 0 ] && [ "$errors" -eq 0 ]; }; then agree="yes";
       else agree="NO"; fi
-      row="| $name | $oob ($loads, $stores) | $errors | $agree |"
+      row="| $name | $oob ($loads, $stores) | $errors | $agree | $plain |"
     fi
     echo "$row" >> "$TABLE"
-    log "memcheck $name: exit $rc"
+    log "memcheck $name: $row"
   done
   cat "$TABLE" | tee -a "$SUMMARY"
 fi

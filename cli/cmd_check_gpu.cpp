@@ -10,6 +10,8 @@
 #include "gpu_check.h"
 #include "inputs.h"
 #include "nvrtc_compiler.h"
+
+#include <nlohmann/json.hpp>
 #endif
 
 namespace cli {
@@ -25,11 +27,14 @@ int check_gpu(const std::vector<CheckTarget>&, const puzzles::CheckOptions&, con
 
 namespace {
 
+std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
+
 // Without a device the kernels are still lowered and compiled, so a
 // code-generation error shows on any machine with the toolkit.
 int compile_only(const std::vector<CheckTarget>& targets, const puzzles::CheckOptions& opt, bool stub,
-                 const tl::gpu::CodegenOptions& cg, tl::gpu::CubinCache* cache) {
+                 const tl::gpu::CodegenOptions& cg, tl::gpu::CubinCache* cache, const std::string& why, bool json) {
   int compiled = 0, failed = 0;
+  std::string failures;
   tl::gpu::CompileOptions co;
   for (const CheckTarget& t : targets) {
     const tl::KernelDef& k = t.broken ? *t.broken->kernel : stub ? *t.puzzle->stub : *t.puzzle->solution;
@@ -45,12 +50,17 @@ int compile_only(const std::vector<CheckTarget>& targets, const puzzles::CheckOp
         // The interpreter's check reports build errors.
       } catch (const std::exception& e) {
         ++failed;
-        std::printf("%2d %s (set %s): %s\n", t.puzzle->number, k.name().c_str(), set.name.c_str(), e.what());
+        if (json) failures += (failures.empty() ? "" : ", ") + json_string(k.name() + " (set " + set.name + "): " + e.what());
+        else std::printf("%2d %s (set %s): %s\n", t.puzzle->number, k.name().c_str(), set.name.c_str(), e.what());
       }
     }
   }
-  std::printf("compiled %d kernel specialization%s with NVRTC for %s (not run)%s\n", compiled, compiled == 1 ? "" : "s",
-              co.arch.c_str(), failed ? "; some did not compile" : "");
+  if (json)
+    std::printf("{\"device\": null, \"skipped\": %s, \"compiled\": %d, \"arch\": %s, \"compile_failures\": [%s]}\n",
+                json_string(why).c_str(), compiled, json_string(co.arch).c_str(), failures.c_str());
+  else
+    std::printf("compiled %d kernel specialization%s with NVRTC for %s (not run)%s\n", compiled,
+                compiled == 1 ? "" : "s", co.arch.c_str(), failed ? "; some did not compile" : "");
   return failed ? kExitFailed : kExitOk;
 }
 
@@ -65,10 +75,11 @@ int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptio
   // NVRTC error can name the file.
   tl::gpu::CubinCache cache("", !args.flag("no-cache"));
 
+  const bool json = args.flag("json");
   tl::gpu::DeviceProbe probe = tl::gpu::probe_device();
   if (!probe.ok) {
-    std::printf("[SKIP] no CUDA driver: %s\n", probe.reason.c_str());
-    return compile_only(targets, opt, args.flag("stub"), cg, &cache);
+    if (!json) std::printf("[SKIP] no CUDA driver: %s\n", probe.reason.c_str());
+    return compile_only(targets, opt, args.flag("stub"), cg, &cache, "no CUDA driver: " + probe.reason, json);
   }
   tl::gpu::GpuCheckOptions gopt;
   gopt.seeds = opt.seeds;
@@ -76,26 +87,37 @@ int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptio
   gopt.codegen = cg;
   gopt.compile.arch = probe.info.arch();
   gopt.cache = &cache;
-  std::printf("GPU: %s; NVRTC %s for %s, %d warps per program\n", probe.info.str().c_str(),
-              tl::gpu::nvrtc_version().c_str(), gopt.compile.arch.c_str(), cg.num_warps);
-  std::printf("The access check was not performed on the GPU: bounds are checked by the interpreter's run.\n\n");
+  if (json) {
+    std::printf("{\"device\": %s, \"arch\": %s, \"warps\": %d, \"kernels\": [", json_string(probe.info.str()).c_str(),
+                json_string(gopt.compile.arch).c_str(), cg.num_warps);
+  } else {
+    std::printf("GPU: %s; NVRTC %s for %s, %d warps per program\n", probe.info.str().c_str(),
+                tl::gpu::nvrtc_version().c_str(), gopt.compile.arch.c_str(), cg.num_warps);
+    std::printf("The access check was not performed on the GPU: bounds are checked by the interpreter's run.\n\n");
+  }
   int matched = 0, met = 0;
+  bool first = true;
   for (const CheckTarget& t : targets) {
     tl::gpu::GpuCheckOptions topt = gopt;
     if (t.broken) {
       if (!args.value("set")) topt.sets = {t.broken->set};
       if (!args.value("seeds")) topt.seeds = {0};
-      std::printf("broken/%s: %s\n", t.broken->name.c_str(), t.broken->title.c_str());
+      if (!json) std::printf("broken/%s: %s\n", t.broken->name.c_str(), t.broken->title.c_str());
     }
     const tl::KernelDef& k = t.broken ? *t.broken->kernel : args.flag("stub") ? *t.puzzle->stub : *t.puzzle->solution;
     tl::gpu::GpuPuzzleReport r = tl::gpu::check_on_gpu(*t.puzzle, k, topt);
-    std::fputs(tl::gpu::format_gpu_report(r).c_str(), stdout);
+    if (json) std::printf("%s\n%s", first ? "" : ",", tl::gpu::gpu_report_json(r).c_str());
+    else std::fputs(tl::gpu::format_gpu_report(r).c_str(), stdout);
+    first = false;
     std::fflush(stdout);
     matched += r.all_match;
     met += r.all_spec_pass;
   }
-  std::printf("%d of %zu kernels match the interpreter on the GPU; %d of %zu meet their puzzle's threshold there\n",
-              matched, targets.size(), met, targets.size());
+  if (json)
+    std::printf("\n], \"matched\": %d, \"met_threshold\": %d, \"kernels_checked\": %zu}\n", matched, met, targets.size());
+  else
+    std::printf("%d of %zu kernels match the interpreter on the GPU; %d of %zu meet their puzzle's threshold there\n",
+                matched, targets.size(), met, targets.size());
   return matched == static_cast<int>(targets.size()) && met == static_cast<int>(targets.size()) ? kExitOk
                                                                                                : kExitFailed;
 }

@@ -16,6 +16,7 @@ int cmd_compile(int argc, char** argv, int first) {
       {"ir", false, "", "print the IR (the default)"},
       {"cuda", false, "", "print the CUDA C++ the GPU back end generates"},
       {"warps", true, "N", "with --cuda: warps per program (default 4)"},
+      {"every-load", false, "", "with --cuda: keep every load, even unused ones (as gpu-run --every-load)"},
       {"stub", false, "", "the learner stub instead of the reference solution"},
       {"set", true, "NAME", "the size set whose constants specialize the kernel (default canonical)"},
       {"no-lines", false, "", "leave out the kernel line of each instruction"},
@@ -24,20 +25,21 @@ int cmd_compile(int argc, char** argv, int first) {
   Args args(argc, argv, first, specs);
   if (args.flag("help")) {
     std::printf(
-        "usage: tilescope compile N [--ir | --cuda] [--stub] [--set NAME]\n\n"
-        "Builds puzzle N's kernel for one size set (its block sizes are compile-time\n"
+        "usage: tilescope compile N|broken/NAME [--ir | --cuda] [--stub] [--set NAME]\n\n"
+        "Builds puzzle N's kernel (or a broken kernel's) for one size set (its block sizes are compile-time\n"
         "constants) and prints the typed tile IR, each instruction with its kernel line.\n\n"
         "options:\n%s",
         format_options(specs).c_str());
     return kExitOk;
   }
-  auto selected = select_puzzles(args, false);
-  if (selected.size() != 1) throw UsageError("compile takes one puzzle");
-  const puzzles::Puzzle& p = *selected[0];
-  std::string set_name = args.value("set").value_or("canonical");
+  std::vector<CheckTarget> targets = select_targets(args);
+  if (targets.size() != 1) throw UsageError("compile takes one puzzle or broken kernel");
+  const CheckTarget& t = targets[0];
+  const puzzles::Puzzle& p = *t.puzzle;
+  std::string set_name = args.value("set").value_or(t.broken ? t.broken->set : "canonical");
   const puzzles::SizeSet* set = puzzles::find_set(p, set_name);
   if (!set) throw UsageError("puzzle " + std::to_string(p.number) + " has no size set '" + set_name + "'");
-  const tl::KernelDef& k = args.flag("stub") ? *p.stub : *p.solution;
+  const tl::KernelDef& k = t.broken ? *t.broken->kernel : args.flag("stub") ? *p.stub : *p.solution;
   puzzles::RunBuffers bufs = puzzles::make_buffers(p, *set, 0);
   try {
     auto ir = tl::build_ir(k, puzzles::launch_args(*set, bufs));

@@ -13,6 +13,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
 #ifdef TILESCOPE_HAVE_GPU
   tl::gpu::CodegenOptions opt;
   opt.num_warps = static_cast<int>(args.int_value("warps", 4));
+  opt.every_load = args.flag("every-load");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);
   } catch (const tl::gpu::CodegenError& e) {

@@ -25,14 +25,17 @@ int cmd_gpu_run(int argc, char** argv, int first) {
       {"seed", true, "N", "the input seed (default 0)"},
       {"stub", false, "", "the learner stub instead of the reference solution"},
       {"warps", true, "N", "warps per program (default 4)"},
+      {"every-load", false, "", "keep every load the kernel writes, even unused ones (for compute-sanitizer)"},
       {"help", false, "", "show this help"},
   };
   Args args(argc, argv, first, specs);
   if (args.flag("help")) {
     std::printf(
-        "usage: tilescope gpu-run N | broken/NAME [--set NAME] [--seed N]\n\n"
+        "usage: tilescope gpu-run N | broken/NAME [--set NAME] [--seed N] [--every-load]\n\n"
         "Launches one kernel once on the GPU, in this process, e.g. under\n"
-        "  compute-sanitizer --tool memcheck tilescope gpu-run broken/NAME\n"
+        "  compute-sanitizer --tool memcheck tilescope gpu-run broken/NAME --every-load\n"
+        "(without --every-load the CUDA compiler may drop a load whose value no store\n"
+        "uses, and the sanitizer then sees no access there).\n"
         "The interpreter runs the same launch first and prints its out-of-bounds count.\n"
         "Exit status: 0 if the launch completed, 1 if the GPU reported an error.\n\noptions:\n%s",
         format_options(specs).c_str());
@@ -59,6 +62,7 @@ int cmd_gpu_run(int argc, char** argv, int first) {
 #else
   tl::gpu::CodegenOptions cg;
   cg.num_warps = static_cast<int>(args.int_value("warps", 4));
+  cg.every_load = args.flag("every-load");
   puzzles::RunBuffers gpu = puzzles::make_buffers(p, *set, seed);
   const std::vector<tl::Arg> launch_args = puzzles::launch_args(*set, gpu);
   try {

@@ -25,6 +25,11 @@ struct CodegenOptions {
   int num_warps = 4;
   // Annotate each statement with the IR instruction it comes from.
   bool comments = true;
+  // Every load runs as the kernel wrote it, even one whose value no store
+  // uses: the CUDA compiler may otherwise drop such a load or sink it under
+  // the store's mask, and compute-sanitizer would not see an out-of-bounds
+  // read the interpreter reports. For checking runs; slower.
+  bool every_load = false;
 };
 
 // What the launcher needs besides the source.

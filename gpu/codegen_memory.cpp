@@ -32,7 +32,8 @@ void Emitter::load(const ir::Instr& in) {
   const int other = in.has_other ? in.args[in.has_mask ? 2 : 1] : -1;
   const std::string zero = constant_literal(d, 0, 0.0);  // tl::: masked lanes without other read 0
   assign(in.dst, [&](const std::string& s) {
-    std::string value = d == DType::i1 ? "(*" + at(ptr, s) + " != 0)" : "*" + at(ptr, s);
+    std::string read = opt_.every_load ? "ts_load_kept(" + at(ptr, s) + ")" : "*" + at(ptr, s);
+    std::string value = d == DType::i1 ? "(" + read + " != 0)" : read;
     if (mask < 0) return value;
     return at(mask, s) + " ? " + value + " : " + (other >= 0 ? at(other, s) : zero);
   });

@@ -139,6 +139,26 @@ TS_INLINE __nv_bfloat16 ts_atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) {
   return __ushort_as_bfloat16(old);
 }
 #endif
+
+// A read the compiler may neither drop nor move (CodegenOptions::every_load):
+// a volatile access of the same bytes, whatever the element type.
+template <class T> TS_INLINE T ts_load_kept(const T* p) {
+  T v;
+  if constexpr (sizeof(T) == 1) {
+    uint8_t b = *reinterpret_cast<const volatile uint8_t*>(p);
+    memcpy(&v, &b, 1);
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t b = *reinterpret_cast<const volatile uint16_t*>(p);
+    memcpy(&v, &b, 2);
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t b = *reinterpret_cast<const volatile uint32_t*>(p);
+    memcpy(&v, &b, 4);
+  } else {
+    uint64_t b = *reinterpret_cast<const volatile uint64_t*>(p);
+    memcpy(&v, &b, 8);
+  }
+  return v;
+}
 // ---- end of prelude -------------------------------------------------------
 )CUDA";
 

@@ -1,11 +1,14 @@
 #include "gpu_check.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "child_process.h"
 #include "compare.h"
@@ -103,6 +106,22 @@ std::string sizes_of(const puzzles::SizeSet& set) {
   puzzles::Params all = set.sizes;
   for (const auto& [n, v] : set.constants.values()) all.add(n, v);
   return all.str() + " | " + set.blocks.str();
+}
+
+// A kernel with these findings has no single right output: the GPU may
+// pick another winner of a race, or read real memory where the
+// interpreter reads poison.
+std::string undefined_result_caveat(const std::vector<tl::Finding>& findings) {
+  std::string kinds;
+  for (tl::FindingKind k : {tl::FindingKind::WriteConflict, tl::FindingKind::ReadWriteRace,
+                            tl::FindingKind::OutOfBoundsLoad, tl::FindingKind::UndefinedValueUsed}) {
+    bool found = false;
+    for (const tl::Finding& f : findings) found |= f.kind == k;
+    if (found) kinds += (kinds.empty() ? "" : ", ") + std::string(tl::finding_kind_name(k));
+  }
+  if (kinds.empty()) return "";
+  return "the interpreter found " + kinds + ": the output depends on scheduling or on memory outside the buffers, "
+         "so the GPU may rightly differ";
 }
 
 std::string fmt(double v) {
@@ -254,7 +273,8 @@ GpuPuzzleReport check_on_gpu(const puzzles::Puzzle& p, const tl::KernelDef& kern
       try {
         puzzles::RunBuffers ib = puzzles::make_buffers(p, *run.set, run.seed);
         const std::vector<double> ref = puzzles::reference_output(p, *run.set, ib);
-        tl::run(kernel, puzzles::grid_for(*run.set), puzzles::launch_args(*run.set, ib));
+        r.caveat = undefined_result_caveat(
+            tl::run(kernel, puzzles::grid_for(*run.set), puzzles::launch_args(*run.set, ib)).findings);
         r.spec_err_interp = puzzles::compare_output(p, *run.set, ib.output, ref, 0).err;
         r.spec_err_gpu = puzzles::compare_output(p, *run.set, run.gpu_buffers.output, ref, 0).err;
         r.interp_vs_gpu = diff_buffers(ib.output, run.gpu_buffers.output, report.tolerance);
@@ -310,8 +330,45 @@ std::string format_gpu_report(const GpuPuzzleReport& r) {
     else if (!first_bad->interp_vs_gpu.pass) out << "interpreter vs GPU: " << first_bad->interp_vs_gpu.str();
     else out << "GPU output vs reference: err " << fmt(first_bad->spec_err_gpu) << " > " << fmt(r.threshold);
     out << "\n";
+    if (!first_bad->caveat.empty()) out << "     note: " << first_bad->caveat << "\n";
   }
   return out.str();
+}
+
+std::string gpu_report_json(const GpuPuzzleReport& r) {
+  // Non-finite errors (a never-written output gives inf) become null.
+  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  nlohmann::json runs = nlohmann::json::array();
+  for (const GpuRun& x : r.runs) {
+    nlohmann::json run = {{"set", x.set},
+                          {"sizes", x.sizes},
+                          {"seed", x.seed},
+                          {"matches", x.matches},
+                          {"spec_pass", x.spec_pass}};
+    if (!x.error.empty()) {
+      run["error"] = x.error;
+    } else {
+      run["spec_err_interp"] = num(x.spec_err_interp);
+      run["spec_err_gpu"] = num(x.spec_err_gpu);
+      run["interp_vs_gpu"] = {{"relative", num(x.interp_vs_gpu.relative)},
+                              {"max_abs", num(x.interp_vs_gpu.max_abs)},
+                              {"mismatched", x.interp_vs_gpu.mismatched},
+                              {"pass", x.interp_vs_gpu.pass}};
+      run["gpu_modified_inputs"] = x.gpu_modified_inputs;
+    }
+    if (!x.caveat.empty()) run["caveat"] = x.caveat;
+    runs.push_back(std::move(run));
+  }
+  nlohmann::json j = {{"number", r.number},
+                      {"id", r.id},
+                      {"kernel", r.kernel},
+                      {"cuda_kernel", r.cuda_kernel},
+                      {"threshold", r.threshold},
+                      {"tolerance", r.tolerance.str()},
+                      {"all_match", r.all_match},
+                      {"all_spec_pass", r.all_spec_pass},
+                      {"runs", runs}};
+  return j.dump(2);
 }
 
 }  // namespace tl::gpu

@@ -49,6 +49,9 @@ struct GpuRun {
   std::vector<std::string> gpu_modified_inputs;  // inputs the GPU launch changed
   bool matches = false;   // interpreter and GPU agree within the tolerance
   bool spec_pass = false;  // the GPU output meets the puzzle's threshold
+  // Why the two may rightly differ: the interpreter's findings that make
+  // the result undefined or order-dependent ("" when there are none).
+  std::string caveat;
 };
 
 struct GpuPuzzleReport {
@@ -67,5 +70,7 @@ GpuPuzzleReport check_on_gpu(const puzzles::Puzzle& p, const tl::KernelDef& kern
 
 // One line per size set (worst seed), then the first failing run's details.
 std::string format_gpu_report(const GpuPuzzleReport& r);
+// The whole report, every run, as one JSON object (no trailing newline).
+std::string gpu_report_json(const GpuPuzzleReport& r);
 
 }  // namespace tl::gpu

@@ -59,6 +59,7 @@ BufferDiff diff_buffers(const Buffer& interp, const Buffer& gpu, const Tolerance
   BufferDiff d;
   const bool exact = tol.kind == Tolerance::Kind::Exact || !is_float(interp.dtype());
   const int64_t n = std::min(interp.extent(), gpu.extent());
+  const bool tracked = interp.tracks_writes();
   double diff_sq = 0, ref_sq = 0;
   for (int64_t i = 0; i < n; ++i) {
     bool bad;
@@ -67,9 +68,14 @@ BufferDiff diff_buffers(const Buffer& interp, const Buffer& gpu, const Tolerance
     } else {
       const double a = interp.get(i), b = gpu.get(i);
       if (std::isnan(a) || std::isnan(b)) {
-        // Computed NaNs match whatever their bits; the never-written fill
-        // only matches itself.
-        bad = !(std::isnan(a) && std::isnan(b)) || (is_fill(interp, i) != is_fill(gpu, i));
+        // Computed NaNs match whatever their bits (the CPU keeps a NaN's
+        // payload through arithmetic, the GPU makes it canonical); an
+        // element the interpreter never wrote must still hold the fill on
+        // the GPU. Without the interpreter's written map, the fill's bits
+        // stand for "never written".
+        if (!(std::isnan(a) && std::isnan(b))) bad = true;
+        else if (tracked) bad = !interp.written_map()[static_cast<size_t>(i)] && !same_bits(interp, gpu, i);
+        else bad = is_fill(interp, i) != is_fill(gpu, i);
       } else if (std::isinf(a) || std::isinf(b)) {
         bad = a != b;
       } else {

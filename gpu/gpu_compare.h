@@ -33,9 +33,10 @@ struct BufferDiff {
   std::string str() const;  // "rel 3.1e-08, max |diff| 2e-07" or what failed
 };
 
-// Compares two buffers of one dtype and shape. NaN matches NaN (the
-// harness's never-written fill compares bit for bit, so an element only
-// one side wrote is a mismatch).
+// Compares two buffers of one dtype and shape. A NaN matches any NaN,
+// except where the interpreter never wrote (its written map, when it keeps
+// one; else the harness's fill bits): there the GPU must have left the
+// fill, bit for bit, so an element only one side wrote is a mismatch.
 BufferDiff diff_buffers(const Buffer& interp, const Buffer& gpu, const Tolerance& tol);
 
 }  // namespace tl::gpu

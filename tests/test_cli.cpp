@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "trace.h"
 
 namespace {
@@ -125,3 +127,31 @@ TEST_CASE("cli: --json output is JSON for tools") {
   CHECK(l.status == 0);
   CHECK(contains(l.out, "\"long_softmax\""));
 }
+
+#ifdef TILESCOPE_HAVE_GPU
+TEST_CASE("cli: check --gpu --json is one JSON object, with or without a GPU") {
+  Outcome o = run_cli("check 2 broken/missing_load_mask --gpu --json --seeds 0 --set canonical");
+  INFO(o.out);
+  CHECK((o.status == 0 || o.status == 1));
+  nlohmann::json j = nlohmann::json::parse(o.out);  // throws (and fails the test) on anything else
+  if (j["device"].is_null()) {
+    CHECK(j["compiled"] == 2);
+    CHECK(j["compile_failures"].empty());
+  } else {
+    REQUIRE(j["kernels"].size() == 2);
+    CHECK(j["kernels"][0]["all_match"] == true);
+    CHECK(j["kernels"][1]["runs"][0].contains("caveat"));  // its out-of-bounds load makes the output undefined
+  }
+}
+
+TEST_CASE("cli: compile --cuda takes a broken kernel, and --every-load keeps its loads") {
+  Outcome plain = run_cli("compile broken/missing_load_mask --cuda");
+  Outcome kept = run_cli("compile broken/missing_load_mask --cuda --every-load");
+  INFO(plain.out);
+  CHECK(plain.status == 0);
+  CHECK(kept.status == 0);
+  CHECK(contains(plain.out, "__global__ void __launch_bounds__(128) missing_load_mask_B0_32("));
+  CHECK(contains(kept.out, "= ts_load_kept(r"));
+  CHECK_FALSE(contains(plain.out, "= ts_load_kept(r"));
+}
+#endif

@@ -167,6 +167,24 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
   }
 }
 
+TEST_CASE("every_load turns each load into a read the CUDA compiler keeps", "[gpu][nvrtc]") {
+  // broken/missing_load_mask: its unmasked load is only used under the
+  // store's mask, so plain code lets the compiler skip the out-of-bounds lanes.
+  const puzzles::BrokenKernel* b = puzzles::find_broken("broken/missing_load_mask");
+  REQUIRE(b);
+  const puzzles::Puzzle& p = *puzzles::find_puzzle(b->puzzle_id);
+  const puzzles::SizeSet& set = *puzzles::find_set(p, b->set);
+  puzzles::RunBuffers bufs = puzzles::make_buffers(p, set, 0);
+  auto ir = tl::build_ir(*b->kernel, puzzles::launch_args(set, bufs));
+  tl::gpu::CodegenOptions kept;
+  kept.every_load = true;
+  const tl::gpu::LoweredKernel plain = tl::gpu::lower(*ir), checked = tl::gpu::lower(*ir, kept);
+  const std::string body = checked.source.substr(checked.source.find("__global__"));
+  CHECK(has(body, "= ts_load_kept(r"));
+  CHECK_FALSE(has(plain.source.substr(plain.source.find("__global__")), "ts_load_kept"));
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(checked.source, checked.name, {}, ""));
+}
+
 TEST_CASE("NVRTC errors carry the log and the generated source's path", "[gpu][nvrtc]") {
   try {
     tl::gpu::nvrtc_compile("extern \"C\" __global__ void broken() { undefined_thing(); }", "broken", {}, "/tmp/broken.cu");
@@ -266,6 +284,19 @@ TEST_CASE("interpreter-vs-GPU tolerances follow what the kernel computes", "[gpu
   CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
   b.set_bits(1, puzzles::kNeverWrittenBits);  // the harness's fill is not a computed NaN
   CHECK_FALSE(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+
+  // With the interpreter's written map: a NaN it computed (here carrying
+  // the fill's payload, as x86 arithmetic keeps it) matches the GPU's
+  // canonical NaN; where it never wrote, only the untouched fill matches.
+  a.mark_unwritten();
+  a.set_bits(1, puzzles::kNeverWrittenBits);
+  b.set(1, std::nan(""));
+  a.written_map() = {1, 1, 1, 1};
+  CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+  a.written_map()[1] = 0;
+  CHECK_FALSE(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+  b.set_bits(1, puzzles::kNeverWrittenBits);
+  CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
 
   const puzzles::Puzzle* p7 = puzzles::find_puzzle("7");
   const puzzles::Puzzle* p2 = puzzles::find_puzzle("2");

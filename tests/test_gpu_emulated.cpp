@@ -20,12 +20,14 @@ namespace {
 // Runs `kernel` on the interpreter and emulated, on two copies of the same
 // buffers, and checks every buffer.
 void compare(const tl::KernelDef& kernel, tl::Grid grid, std::vector<tl::Buffer> ib, std::vector<tl::Buffer> eb,
-             const std::function<std::vector<tl::Arg>(std::vector<tl::Buffer>&)>& bind, int warps) {
+             const std::function<std::vector<tl::Arg>(std::vector<tl::Buffer>&)>& bind, int warps,
+             bool every_load = false) {
   tl::run(kernel, grid, bind(ib));
   const std::vector<tl::Arg> args = bind(eb);
   auto ir = tl::build_ir(kernel, args);
   tl::gpu::CodegenOptions cg;
   cg.num_warps = warps;
+  cg.every_load = every_load;
   gpu_host::HostKernel k(*ir, tl::gpu::lower(*ir, cg));
   k.run(grid, args);
   for (size_t i = 0; i < ib.size(); ++i) {
@@ -60,6 +62,13 @@ TEST_CASE("emulated: the semantics cases compute what the interpreter computes",
       INFO("case " << c.name << ", " << warps << " warps");
       compare(*c.kernel, c.grid, c.buffers(), c.buffers(), c.args, warps);
     }
+  }
+}
+
+TEST_CASE("emulated: code that keeps every load computes the same", "[gpu][emulated]") {
+  for (const gpu_cases::Case& c : gpu_cases::all_cases()) {
+    INFO("case " << c.name << ", every load kept");
+    compare(*c.kernel, c.grid, c.buffers(), c.buffers(), c.args, 4, true);
   }
 }
 
