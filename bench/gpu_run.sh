@@ -70,6 +70,7 @@ fi
 
 if want check; then
   run_logged check_all_gpu 1200 "$TS" check --all --gpu
+  run_logged check_all_gpu_json 1200 "$TS" check --all --gpu --json
   grep -E "kernels match|SKIP|DIFFERS|ERROR" "$OUT/check_all_gpu.log" | tee -a "$SUMMARY"
 fi
 
