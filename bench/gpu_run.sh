@@ -144,3 +144,7 @@ if want bench; then
 fi
 
 log "done"
+# $OUT brings back only a few files: everything but the summary and the
+# memcheck table goes into one archive.
+( cd "$OUT" && tar czf logs.tar.gz --exclude=logs.tar.gz --exclude=summary.txt --exclude=memcheck_table.md . 2>/dev/null &&
+  find . -type f ! -name logs.tar.gz ! -name summary.txt ! -name memcheck_table.md -delete )
