@@ -30,6 +30,9 @@ struct CodegenOptions {
   // the store's mask, and compute-sanitizer would not see an out-of-bounds
   // read the interpreter reports. For checking runs; slower.
   bool every_load = false;
+  // tf32 dots as scalar FMAs in k order instead of on tensor cores (for
+  // comparing the two).
+  bool scalar_dots = false;
 };
 
 // What the launcher needs besides the source.

@@ -3,14 +3,124 @@
 // for f32 with input_precision tf32, SEMANTICS §8), then every thread forms
 // its own output elements with a K loop. The products and sums are spelled
 // __fmul_rn/__fadd_rn so NVRTC cannot fuse them into FMAs: the result then
-// rounds exactly as the interpreter's k-ordered loop does. Tensor cores
-// (LOWERING §6) are the next step.
+// rounds exactly as the interpreter's k-ordered loop does. tf32 dots of
+// tensor-core shapes take dot_mma_tf32 instead (LOWERING §6).
 #include "codegen_emitter.h"
 
 namespace tl::gpu::detail {
 
+// tf32 dots whose shapes fit the m16n8k8 tensor-core step: operands go to
+// shared memory tf32-rounded (so the tensor core sees exactly the values
+// the interpreter multiplies), rows padded so fragment loads hit distinct
+// banks; each warp computes 32 x 32 chunks of the product (up to 2 x 4
+// steps) over all of K, writes them to a third shared buffer, and every
+// thread then reads its own elements. Sums are not in k order: tf32 dots
+// compare at 1e-3 (SEMANTICS §8).
+void Emitter::dot_mma_tf32(const ir::Instr& in) {
+  const int a = in.args[0], b = in.args[1], dst = in.dst;
+  const ir::Shape& as = type(a).shape;
+  const ir::Shape& bs = type(b).shape;
+  const size_t r = as.size();
+  const int64_t batch = r == 3 ? as[0] : 1, M = as[r - 2], K = as[r - 1], N = bs[r - 1];
+  const DType out = type(dst).dtype;
+  const int64_t SA = K + 4, SB = N + 8;  // padded row strides (floats)
+  const int64_t a_bytes = batch * M * SA * 4, b_bytes = batch * K * SB * 4;
+  const int64_t b_off = (a_bytes + 15) / 16 * 16, o_off = b_off + (b_bytes + 15) / 16 * 16;
+  need_smem(o_off + batch * M * N * 4);
+  const int64_t CM = std::min<int64_t>(M / 16, 2), CN = std::min<int64_t>(N / 8, 4);
+  const int64_t chunks_m = M / 16 / CM, chunks_n = N / 8 / CN, chunks = batch * chunks_m * chunks_n;
+  const int warps = threads_ / 32;
+  uses_tid_ = true;
+  declare(dst);
+  open("");
+  line("float* sa = reinterpret_cast<float*>(ts_smem);");
+  line("float* sb = reinterpret_cast<float*>(ts_smem + " + std::to_string(b_off) + ");");
+  line("float* so = reinterpret_cast<float*>(ts_smem + " + std::to_string(o_off) + ");");
+  // a[bt, m, k] -> sa[(bt * M + m) * SA + k]; b[bt, k, n] -> sb[(bt * K + k) * SB + n].
+  auto spill = [&](int x, const std::string& var, int64_t cols, int64_t stride) {
+    TileLayout l = layout(x);
+    std::string guard = owner_guard(l);
+    if (!guard.empty()) open("if (" + guard + ")");
+    for_slots(l.slots, [&](const std::string& s) {
+      std::string e = element(l, s);
+      line(var + "[(" + e + " / " + std::to_string(cols) + ") * " + std::to_string(stride) + " + " + e + " % " +
+           std::to_string(cols) + "] = ts_tf32(" + at(x, s) + ");");
+    });
+    if (!guard.empty()) close();
+  };
+  spill(a, "sa", K, SA);
+  spill(b, "sb", N, SB);
+  line("__syncthreads();");
+  line("const int warp = tid >> 5, g = (tid & 31) >> 2, q = tid & 3;");
+  // Every warp runs the same number of steps (a warp past the last chunk
+  // repeats it without writing), so the loop is uniform across the block.
+  open("for (int c0 = 0; c0 < " + std::to_string(chunks) + "; c0 += " + std::to_string(warps) + ")");
+  line("const int chunk = c0 + warp < " + std::to_string(chunks) + " ? c0 + warp : " + std::to_string(chunks - 1) + ";");
+  line("const int bt = chunk / " + std::to_string(chunks_m * chunks_n) + ";");
+  line("const int m0 = (chunk / " + std::to_string(chunks_n) + ") % " + std::to_string(chunks_m) + " * " +
+       std::to_string(CM * 16) + ", n0 = chunk % " + std::to_string(chunks_n) + " * " + std::to_string(CN * 8) + ";");
+  line("const float* pa = sa + (bt * " + std::to_string(M) + " + m0 + g) * " + std::to_string(SA) + " + q;");
+  line("const float* pb = sb + (bt * " + std::to_string(K) + " + q) * " + std::to_string(SB) + " + n0 + g;");
+  line("float c[" + std::to_string(CM) + "][" + std::to_string(CN) + "][4] = {};");
+  line("#pragma unroll 2");
+  open("for (int k0 = 0; k0 < " + std::to_string(K) + "; k0 += 8)");
+  line("uint32_t fa[" + std::to_string(CM) + "][4], fb[" + std::to_string(CN) + "][2];");
+  line("#pragma unroll");
+  open("for (int i = 0; i < " + std::to_string(CM) + "; ++i)");
+  line("const float* p = pa + i * " + std::to_string(16 * SA) + " + k0;");
+  line("fa[i][0] = __float_as_uint(p[0]);");
+  line("fa[i][1] = __float_as_uint(p[" + std::to_string(8 * SA) + "]);");
+  line("fa[i][2] = __float_as_uint(p[4]);");
+  line("fa[i][3] = __float_as_uint(p[" + std::to_string(8 * SA + 4) + "]);");
+  close();
+  line("#pragma unroll");
+  open("for (int j = 0; j < " + std::to_string(CN) + "; ++j)");
+  line("const float* p = pb + k0 * " + std::to_string(SB) + " + j * 8;");
+  line("fb[j][0] = __float_as_uint(p[0]);");
+  line("fb[j][1] = __float_as_uint(p[" + std::to_string(4 * SB) + "]);");
+  close();
+  line("#pragma unroll");
+  open("for (int i = 0; i < " + std::to_string(CM) + "; ++i)");
+  line("#pragma unroll");
+  line("for (int j = 0; j < " + std::to_string(CN) + "; ++j) ts_mma_tf32(c[i][j], fa[i], fb[j]);");
+  close();
+  close();  // k0
+  open("if (c0 + warp < " + std::to_string(chunks) + ")");
+  line("#pragma unroll");
+  open("for (int i = 0; i < " + std::to_string(CM) + "; ++i)");
+  line("#pragma unroll");
+  open("for (int j = 0; j < " + std::to_string(CN) + "; ++j)");
+  line("float* o = so + (bt * " + std::to_string(M) + " + m0 + i * 16 + g) * " + std::to_string(N) +
+       " + n0 + j * 8 + 2 * q;");
+  line("o[0] = c[i][j][0];");
+  line("o[1] = c[i][j][1];");
+  line("o[" + std::to_string(8 * N) + "] = c[i][j][2];");
+  line("o[" + std::to_string(8 * N + 1) + "] = c[i][j][3];");
+  close();
+  close();
+  close();  // if
+  close();  // c0
+  line("__syncthreads();");
+  const TileLayout ld = layout(dst);
+  for_slots(ld.slots, [&](const std::string& s) {
+    std::string v = "so[" + element(ld, s) + "]";
+    if (in.has_acc) v = "(" + widen(out, at(in.args[2], s)) + " + " + v + ")";
+    line(at(dst, s) + " = " + cast_expr(DType::f32, out, v) + ";");
+  });
+  line("__syncthreads();");
+  close();
+}
+
 void Emitter::dot(const ir::Instr& in) {
   const int a = in.args[0], b = in.args[1], dst = in.dst;
+  {
+    const ir::Shape& as = type(a).shape;
+    const size_t r = as.size();
+    const int64_t M = as[r - 2], K = as[r - 1], N = type(b).shape[r - 1];
+    if (type(a).dtype == DType::f32 && in.precision == ir::Precision::tf32 && M % 16 == 0 && N % 8 == 0 &&
+        K % 8 == 0 && !opt_.scalar_dots)
+      return dot_mma_tf32(in);
+  }
   const ir::Shape& as = type(a).shape;
   const ir::Shape& bs = type(b).shape;
   const size_t r = as.size();

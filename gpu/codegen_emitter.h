@@ -90,9 +90,8 @@ class Emitter {
   static std::string compute_type(DType d);                  // "float" for f16/bf16
 
  private:
-  // ---- codegen_movement.cpp: broadcast, reshape, permute, reduce -------------
+  // ---- codegen_movement.cpp: broadcast, reshape, permute -------------------
   void movement(const ir::Instr& in);
-  void reduce(const ir::Instr& in);
   // Writes tile `r` into shared memory at `byte_offset` as `ctype` values
   // (row-major by element), converting with `convert` (x -> expr). The
   // caller sizes the buffer (need_smem) and places the barrier.
@@ -101,8 +100,15 @@ class Emitter {
   // The coordinate along one axis of element expression `e` in a tile.
   static std::string coordinate(const std::string& e, const ir::Shape& shape, size_t axis);
 
+  // ---- codegen_reduce.cpp: sum, max, min, argmax, argmin -----------------------
+  void reduce(const ir::Instr& in);
+  void reduce_tree(const ir::Instr& in);
+  void reduce_serial(const ir::Instr& in);
+  std::string combine_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const;
+
   // ---- codegen_dot.cpp -------------------------------------------------------
   void dot(const ir::Instr& in);
+  void dot_mma_tf32(const ir::Instr& in);
 
   // ---- codegen_memory.cpp: load, store, atomic_add, print, assert -------------
   void load(const ir::Instr& in);

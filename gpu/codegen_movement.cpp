@@ -1,5 +1,5 @@
-// Ops that move data between elements: broadcast, reshape (expand_dims),
-// permute (trans) and reduce. A move is a register copy when every thread
+// Ops that move data between elements: broadcast, reshape (expand_dims)
+// and permute (trans). A move is a register copy when every thread
 // already holds the source elements of its destination elements (reshape
 // always, broadcasts that only add leading axes, anything from a one-element
 // tile); otherwise the source tile goes through shared memory: owners write
@@ -109,63 +109,6 @@ void Emitter::movement(const ir::Instr& in) {
       idx += (idx.empty() ? "" : " + ") + (steps[i] == 1 ? c : c + " * " + std::to_string(steps[i]));
     }
     line(at(dst, s) + " = sm[" + (idx.empty() ? "0" : idx) + "];");
-  });
-  line("__syncthreads();");
-  close();
-}
-
-void Emitter::reduce(const ir::Instr& in) {
-  const int src = in.args[0], dst = in.dst;
-  const ir::Shape& ss = type(src).shape;
-  const DType d = type(src).dtype;
-  int64_t outer = 1, len = ss[in.axis], inner = 1;
-  for (int i = 0; i < in.axis; ++i) outer *= ss[i];
-  for (size_t i = in.axis + 1; i < ss.size(); ++i) inner *= ss[i];
-  const TileLayout ld = layout(dst);
-  const std::string c = compute_type(d);
-  const bool arg = in.reduce == ir::ReduceKind::ArgMax || in.reduce == ir::ReduceKind::ArgMin;
-  const bool is_max = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::ArgMax;
-
-  need_smem(layout(src).n * byte_size(d));
-  declare(dst);
-  open("");
-  spill_to_smem(src, "sm", cuda_register_type(d), 0, [](const std::string& x) { return x; });
-  line("__syncthreads();");
-  for_slots(ld.slots, [&](const std::string& s) {
-    // Output element e = (o, j) reads x[o, 0..len, j]; the axis is walked
-    // in order, as in the interpreter, so sums round the same way.
-    line("const unsigned e = " + element(ld, s) + ";");
-    std::string base = inner == 1 ? "e * " + std::to_string(len)
-                       : outer == 1 ? "e"
-                                    : "(e / " + std::to_string(inner) + ") * " + std::to_string(len * inner) +
-                                          " + e % " + std::to_string(inner);
-    line("const unsigned base = " + base + ";");
-    line(c + " acc = " + widen(d, "sm[base]") + ";");
-    if (arg) line("int32_t best = 0;");
-    open("for (int k = 1; k < " + std::to_string(len) + "; ++k)");
-    std::string step = inner == 1 ? "k" : "k * " + std::to_string(inner);
-    line("const " + c + " v = " + widen(d, "sm[base + " + step + "]") + ";");
-    if (in.reduce == ir::ReduceKind::Sum) {
-      if (is_int(d)) line("acc = ts_add(acc, v);");
-      else if (c == "float" && d != DType::f32) line("acc = " + widen(d, narrow(d, "acc + v")) + ";");  // rounds like f16
-      else line("acc = acc + v;");
-    } else if (arg) {
-      line(std::string("bool better = v ") + (is_max ? ">" : "<") + " acc;");
-      if (is_float(d)) line("if (acc != acc && v == v) better = true;  // NaN never wins");
-      open("if (better)");
-      line("acc = v;");
-      line("best = k;");
-      close();
-    } else if (is_float(d)) {
-      const bool f64 = d == DType::f64;
-      std::string f = in.propagate_nan ? (is_max ? "ts_fmax_nan" : "ts_fmin_nan")
-                                       : std::string(is_max ? "fmax" : "fmin") + (f64 ? "" : "f");
-      line("acc = " + f + "(acc, v);");
-    } else {
-      line(std::string("acc = v ") + (is_max ? ">" : "<") + " acc ? v : acc;");
-    }
-    close();
-    line(at(dst, s) + " = " + (arg ? std::string("best") : narrow(d, "acc")) + ";");
   });
   line("__syncthreads();");
   close();

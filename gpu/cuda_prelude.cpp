@@ -140,6 +140,38 @@ TS_INLINE __nv_bfloat16 ts_atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) {
 }
 #endif
 
+// The value lane (lane ^ offset) of this warp holds, for any type of up to
+// 8 bytes (reductions combine partials with these).
+template <class T> TS_INLINE T ts_shfl_xor(T v, int offset) {
+  if constexpr (sizeof(T) == 8) {
+    long long b;
+    memcpy(&b, &v, 8);
+    b = __shfl_xor_sync(0xffffffffu, b, offset);
+    memcpy(&v, &b, 8);
+  } else {
+    int b = 0;
+    memcpy(&b, &v, sizeof(T));
+    b = __shfl_xor_sync(0xffffffffu, b, offset);
+    memcpy(&v, &b, sizeof(T));
+  }
+  return v;
+}
+
+// One warp-wide tensor-core step, D = A (16x8, tf32) * B (8x8, tf32) + D
+// in f32. Lane = 4 * g + q holds A at rows g, g + 8 and columns q, q + 4;
+// B at rows q, q + 4 and column g; D at rows g, g + 8 and columns 2q, 2q + 1.
+// (Tests that run generated kernels on the CPU define TS_HOST_MMA and
+// bring their own.)
+#ifndef TS_HOST_MMA
+TS_INLINE void ts_mma_tf32(float* d, const uint32_t* a, const uint32_t* b) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+#endif
+
 // A read the compiler may neither drop nor move (CodegenOptions::every_load):
 // a volatile access of the same bytes, whatever the element type.
 template <class T> TS_INLINE T ts_load_kept(const T* p) {

@@ -61,6 +61,53 @@ inline int __syncthreads_or(int p) {
   return r;
 }
 
+// A warp shuffle: every thread of the block calls it together (the
+// generated code only shuffles outside thread-dependent branches), so a
+// block-wide exchange through this array with barriers around it serves.
+inline uint64_t emu_shfl_slots[1024];
+template <class T>
+T __shfl_xor_sync(unsigned, T v, int offset) {
+  static_assert(sizeof(T) <= 8);
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  const unsigned t = threadIdx.x;
+  emu_shfl_slots[t] = bits;
+  __syncthreads();
+  bits = emu_shfl_slots[(t & ~31u) | ((t & 31u) ^ static_cast<unsigned>(offset))];
+  __syncthreads();
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+
+// The tensor-core step, with the fragment layout the prelude's comment
+// gives: every lane posts its fragments, then computes its four outputs
+// from all 32 lanes' (products of tf32 values are exact in f32).
+#define TS_HOST_MMA
+struct EmuMmaLane {
+  float a[4], b[2];
+};
+inline EmuMmaLane emu_mma_slots[1024];
+inline void ts_mma_tf32(float* d, const uint32_t* a, const uint32_t* b) {
+  const unsigned t = threadIdx.x, warp = t & ~31u, lane = t & 31u;
+  for (int i = 0; i < 4; ++i) std::memcpy(&emu_mma_slots[t].a[i], &a[i], 4);
+  for (int i = 0; i < 2; ++i) std::memcpy(&emu_mma_slots[t].b[i], &b[i], 4);
+  __syncthreads();
+  auto A = [&](unsigned row, unsigned col) {  // A[row][col], row < 16, col < 8
+    return emu_mma_slots[warp + (row % 8) * 4 + col % 4].a[(row >= 8 ? 1 : 0) + (col >= 4 ? 2 : 0)];
+  };
+  auto B = [&](unsigned row, unsigned col) {  // B[row][col], row < 8, col < 8
+    return emu_mma_slots[warp + col * 4 + row % 4].b[row >= 4 ? 1 : 0];
+  };
+  const unsigned g = lane / 4, q = lane % 4;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned row = g + (i >= 2 ? 8 : 0), col = 2 * q + (i & 1);
+    float acc = d[i];
+    for (unsigned k = 0; k < 8; ++k) acc += A(row, k) * B(k, col);
+    d[i] = acc;
+  }
+  __syncthreads();
+}
+
 inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
 inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
 inline double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }

@@ -1,0 +1,172 @@
+// Reductions. The fast path (reduce_tree) handles an op over the last axis
+// with an order-free combine: each thread first combines the elements it
+// holds for one output, then lanes that share an output combine with xor
+// shuffles, and the per-warp partials meet in shared memory. Everything
+// else (argmax/argmin with their lowest-index ties, f16/bf16 sums that
+// round every step like the interpreter, other axes) walks the axis in
+// order through shared memory (reduce_serial).
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+int log2_of(int64_t v) {
+  int k = 0;
+  while ((int64_t{1} << k) < v) ++k;
+  return k;
+}
+
+}  // namespace
+
+void Emitter::reduce(const ir::Instr& in) {
+  const ir::Shape& ss = type(in.args[0]).shape;
+  const DType d = type(in.args[0]).dtype;
+  const bool last_axis = in.axis == static_cast<int>(ss.size()) - 1;
+  const bool order_free = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::Min ||
+                          (in.reduce == ir::ReduceKind::Sum && d != DType::f16 && d != DType::bf16);
+  if (last_axis && order_free && d != DType::i1) return reduce_tree(in);
+  reduce_serial(in);
+}
+
+// The combine of two partial results, in the compute type.
+std::string Emitter::combine_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const {
+  const bool is_max = in.reduce == ir::ReduceKind::Max;
+  if (in.reduce == ir::ReduceKind::Sum) return is_int(d) ? "ts_add(" + a + ", " + b + ")" : "(" + a + " + " + b + ")";
+  if (is_float(d)) {
+    std::string f = in.propagate_nan ? (is_max ? "ts_fmax_nan" : "ts_fmin_nan")
+                                     : std::string(is_max ? "fmax" : "fmin") + (d == DType::f64 ? "" : "f");
+    return f + "(" + a + ", " + b + ")";
+  }
+  return "(" + b + (is_max ? " > " : " < ") + a + " ? " + b + " : " + a + ")";
+}
+
+void Emitter::reduce_tree(const ir::Instr& in) {
+  const int src = in.args[0], dst = in.dst;
+  const DType d = type(src).dtype;
+  const std::string c = compute_type(d);
+  const TileLayout ls = layout(src), ld = layout(dst);
+  const int64_t len = type(src).shape.back(), n = ls.n, T = threads_;
+  auto comb = [&](const std::string& a, const std::string& b) { return combine_expr(in, d, a, b); };
+
+  // Lanes sharing an output form aligned groups of `group` lanes (a whole
+  // warp at most); each group leaves `parts` partials per output.
+  const bool whole_rows_per_thread = n >= T && len >= T;  // every thread holds len/T elements of each output
+  const int64_t group = whole_rows_per_thread ? 32 : std::min<int64_t>(len, 32);
+  const int64_t parts = whole_rows_per_thread ? T / 32 : len / group;
+  const int64_t outputs = n / len;
+  need_smem(outputs * parts * byte_size(d == DType::f16 || d == DType::bf16 ? DType::f32 : d));  // partials in the compute type
+  uses_tid_ = true;
+  declare(dst);
+  open("");
+  line(c + "* sm = reinterpret_cast<" + c + "*>(ts_smem);");
+
+  // One partial per (output, thread): shuffled within its group, written
+  // by the group's first lane.
+  auto shuffle_and_write = [&](const std::string& value, const std::string& out_index, const std::string& part_index,
+                               const std::string& guard) {
+    line(c + " v = " + value + ";");
+    for (int64_t off = group / 2; off >= 1; off /= 2)
+      line("v = " + comb("v", "ts_shfl_xor(v, " + std::to_string(off) + ")") + ";");
+    std::string cond = "(tid & " + std::to_string(group - 1) + ") == 0";
+    if (!guard.empty()) cond += " && " + guard;
+    line("if (" + cond + ") sm[(" + out_index + ") * " + std::to_string(parts) + " + " + part_index + "] = v;");
+  };
+
+  if (whole_rows_per_thread) {
+    // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each.
+    const int64_t per = len / T;
+    for (int64_t o = 0; o < outputs; ++o) {
+      open("");
+      line(c + " p = " + widen(d, at(src, std::to_string(o * per))) + ";");
+      for (int64_t k = 1; k < per; ++k) line("p = " + comb("p", widen(d, at(src, std::to_string(o * per + k)))) + ";");
+      shuffle_and_write("p", std::to_string(o), "(tid >> 5)", "");
+      close();
+    }
+  } else {
+    // One output per slot and group of len lanes: element s*T + tid (or
+    // tid % n for a tile smaller than the block, owned by tid < n).
+    const std::string part = len > 32 ? "((tid & " + std::to_string(len - 1) + ") >> 5)" : "0";
+    const std::string guard = ls.replicated() ? "tid < " + std::to_string(n) : "";
+    for_slots(ls.slots, [&](const std::string& s) {
+      open("");
+      std::string e = element(ls, s);
+      shuffle_and_write(widen(d, at(src, s)), e + " >> " + std::to_string(log2_of(len)), part, guard);
+      close();
+    });
+  }
+  line("__syncthreads();");
+  for_slots(ld.slots, [&](const std::string& s) {
+    open("");
+    line("const unsigned e = " + element(ld, s) + ";");
+    line(c + " acc = sm[e * " + std::to_string(parts) + "];");
+    if (parts > 1) {
+      open("for (int k = 1; k < " + std::to_string(parts) + "; ++k)");
+      line("acc = " + comb("acc", "sm[e * " + std::to_string(parts) + " + k]") + ";");
+      close();
+    }
+    line(at(dst, s) + " = " + narrow(d, "acc") + ";");
+    close();
+  });
+  line("__syncthreads();");
+  close();
+}
+
+void Emitter::reduce_serial(const ir::Instr& in) {
+  const int src = in.args[0], dst = in.dst;
+  const ir::Shape& ss = type(src).shape;
+  const DType d = type(src).dtype;
+  int64_t outer = 1, len = ss[in.axis], inner = 1;
+  for (int i = 0; i < in.axis; ++i) outer *= ss[i];
+  for (size_t i = in.axis + 1; i < ss.size(); ++i) inner *= ss[i];
+  const TileLayout ld = layout(dst);
+  const std::string c = compute_type(d);
+  const bool arg = in.reduce == ir::ReduceKind::ArgMax || in.reduce == ir::ReduceKind::ArgMin;
+  const bool is_max = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::ArgMax;
+
+  need_smem(layout(src).n * byte_size(d));
+  declare(dst);
+  open("");
+  spill_to_smem(src, "sm", cuda_register_type(d), 0, [](const std::string& x) { return x; });
+  line("__syncthreads();");
+  for_slots(ld.slots, [&](const std::string& s) {
+    // Output element e = (o, j) reads x[o, 0..len, j]; the axis is walked
+    // in order, as in the interpreter, so sums round the same way.
+    line("const unsigned e = " + element(ld, s) + ";");
+    std::string base = inner == 1 ? "e * " + std::to_string(len)
+                       : outer == 1 ? "e"
+                                    : "(e / " + std::to_string(inner) + ") * " + std::to_string(len * inner) +
+                                          " + e % " + std::to_string(inner);
+    line("const unsigned base = " + base + ";");
+    line(c + " acc = " + widen(d, "sm[base]") + ";");
+    if (arg) line("int32_t best = 0;");
+    open("for (int k = 1; k < " + std::to_string(len) + "; ++k)");
+    std::string step = inner == 1 ? "k" : "k * " + std::to_string(inner);
+    line("const " + c + " v = " + widen(d, "sm[base + " + step + "]") + ";");
+    if (in.reduce == ir::ReduceKind::Sum) {
+      if (is_int(d)) line("acc = ts_add(acc, v);");
+      else if (c == "float" && d != DType::f32) line("acc = " + widen(d, narrow(d, "acc + v")) + ";");  // rounds like f16
+      else line("acc = acc + v;");
+    } else if (arg) {
+      line(std::string("bool better = v ") + (is_max ? ">" : "<") + " acc;");
+      if (is_float(d)) line("if (acc != acc && v == v) better = true;  // NaN never wins");
+      open("if (better)");
+      line("acc = v;");
+      line("best = k;");
+      close();
+    } else if (is_float(d)) {
+      const bool f64 = d == DType::f64;
+      std::string f = in.propagate_nan ? (is_max ? "ts_fmax_nan" : "ts_fmin_nan")
+                                       : std::string(is_max ? "fmax" : "fmin") + (f64 ? "" : "f");
+      line("acc = " + f + "(acc, v);");
+    } else {
+      line(std::string("acc = v ") + (is_max ? ">" : "<") + " acc ? v : acc;");
+    }
+    close();
+    line(at(dst, s) + " = " + (arg ? std::string("best") : narrow(d, "acc")) + ";");
+  });
+  line("__syncthreads();");
+  close();
+}
+
+}  // namespace tl::gpu::detail
