@@ -46,11 +46,14 @@ std::vector<int64_t> row_major_strides(const ir::Shape& s) {
 
 namespace {
 
-void count_defs(const ir::Block& b, std::vector<int>& count) {
+void count_defs(const ir::Block& b, std::vector<int>& count, std::vector<const ir::Instr*>& def_of) {
   for (const ir::Instr& in : b.instrs) {
-    if (in.dst >= 0) ++count[in.dst];
-    if (in.body) count_defs(*in.body, count);
-    if (in.else_body) count_defs(*in.else_body, count);
+    if (in.dst >= 0) {
+      ++count[in.dst];
+      def_of[in.dst] = &in;
+    }
+    if (in.body) count_defs(*in.body, count, def_of);
+    if (in.else_body) count_defs(*in.else_body, count, def_of);
   }
 }
 
@@ -93,7 +96,8 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
     : k_(k), opt_(opt), threads_(32 * opt.num_warps), def_count_(k.regs.size(), 0), declared_(k.regs.size(), false) {
   if (opt.num_warps < 1 || opt.num_warps > 32 || (opt.num_warps & (opt.num_warps - 1)) != 0)
     throw CodegenError("num_warps must be a power of two between 1 and 32, got " + std::to_string(opt.num_warps));
-  count_defs(k.body, def_count_);
+  def_of_.assign(k.regs.size(), nullptr);
+  count_defs(k.body, def_count_, def_of_);
 }
 
 std::string Emitter::function_name() const {

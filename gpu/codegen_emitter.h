@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -81,6 +82,8 @@ class Emitter {
   std::string constant_literal(DType d, int64_t ival, double fval) const;
   std::string unary_expr(const ir::Instr& in, DType d, const std::string& x) const;
   std::string binary_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const;
+  // One element of an elementwise op, from its operands' expressions.
+  std::string elementwise_expr(const ir::Instr& in, const std::vector<std::string>& args) const;
 
  public:
   // Also used by the dot and memory emitters (and tests through lower()).
@@ -106,6 +109,14 @@ class Emitter {
   void reduce_serial(const ir::Instr& in);
   std::string combine_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const;
 
+  // ---- codegen_remat.cpp: index arithmetic recomputed instead of moved --------
+  // The value of register `r` at the element with these coordinates, as an
+  // expression of scalars, constants and the coordinates; nullopt when `r`
+  // is not pure index arithmetic (a load, a reduction, a reassigned value).
+  std::optional<std::string> remat(int r, const std::vector<std::string>& coords, int depth) const;
+  // Emits a broadcast/reshape/permute by rematerialization if it can.
+  bool try_remat_move(const ir::Instr& in);
+
   // ---- codegen_dot.cpp -------------------------------------------------------
   void dot(const ir::Instr& in);
   void dot_mma_tf32(const ir::Instr& in);
@@ -123,6 +134,7 @@ class Emitter {
   std::ostringstream body_;
   int indent_ = 1;
   std::vector<int> def_count_;
+  std::vector<const ir::Instr*> def_of_;  // each register's (last) defining instruction
   std::vector<bool> declared_;
   int64_t smem_bytes_ = 0;
   bool uses_tid_ = false;

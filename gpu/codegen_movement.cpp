@@ -91,6 +91,9 @@ void Emitter::movement(const ir::Instr& in) {
     return;
   }
 
+  // Index arithmetic is recomputed where it is needed.
+  if (try_remat_move(in)) return;
+
   // Through shared memory. Element sizes: registers of the value type, or
   // 8-byte pointers.
   const std::string t = reg_type(src);

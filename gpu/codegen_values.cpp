@@ -255,43 +255,37 @@ std::string Emitter::cast_expr(DType from, DType to, const std::string& x) {
   return narrow(to, f);
 }
 
-void Emitter::elementwise(const ir::Instr& in) {
+std::string Emitter::elementwise_expr(const ir::Instr& in, const std::vector<std::string>& args) const {
   using ir::Op;
   const DType d = type(in.args[0]).dtype;  // operand dtype (Where: the condition's)
   const DType out = type(in.dst).dtype;
-  std::function<std::string(const std::string&)> expr;
-  auto arg = [&](size_t i, const std::string& s) { return at(in.args[i], s); };
   switch (in.op) {
-    case Op::Copy:
-      if (in.dst == in.args[0]) return;
-      expr = [&](const std::string& s) { return arg(0, s); };
-      break;
-    case Op::Cast: expr = [&](const std::string& s) { return cast_expr(d, out, arg(0, s)); }; break;
-    case Op::Bitcast:
-      expr = [&](const std::string& s) { return "ts_bitcast<" + cuda_register_type(out) + ">(" + arg(0, s) + ")"; };
-      break;
+    case Op::Copy: return args[0];
+    case Op::Cast: return cast_expr(d, out, args[0]);
+    case Op::Bitcast: return "ts_bitcast<" + cuda_register_type(out) + ">(" + args[0] + ")";
     case Op::PtrAdd: {
       // Element offsets: signed ones sign-extend, unsigned ones zero-extend.
-      DType od = type(in.args[1]).dtype;
-      std::string ext = is_signed_int(od) ? "(int64_t)" : "(uint64_t)";
-      expr = [&, ext](const std::string& s) { return arg(0, s) + " + " + ext + arg(1, s); };
-      break;
+      std::string ext = is_signed_int(type(in.args[1]).dtype) ? "(int64_t)" : "(uint64_t)";
+      return args[0] + " + " + ext + args[1];
     }
-    case Op::Where:
-      expr = [&](const std::string& s) { return arg(0, s) + " ? " + arg(1, s) + " : " + arg(2, s); };
-      break;
-    case Op::Fma:
-      expr = [&](const std::string& s) {
-        std::string f = out == DType::f64 ? "fma(" : "fmaf(";
-        return narrow(out, f + widen(out, arg(0, s)) + ", " + widen(out, arg(1, s)) + ", " + widen(out, arg(2, s)) + ")");
-      };
-      break;
+    case Op::Where: return args[0] + " ? " + args[1] + " : " + args[2];
+    case Op::Fma: {
+      std::string f = out == DType::f64 ? "fma(" : "fmaf(";
+      return narrow(out, f + widen(out, args[0]) + ", " + widen(out, args[1]) + ", " + widen(out, args[2]) + ")");
+    }
     default:
-      if (ir::is_unary(in.op)) expr = [&](const std::string& s) { return unary_expr(in, d, arg(0, s)); };
-      else expr = [&](const std::string& s) { return binary_expr(in, d, arg(0, s), arg(1, s)); };
-      break;
+      if (ir::is_unary(in.op)) return unary_expr(in, d, args[0]);
+      return binary_expr(in, d, args[0], args[1]);
   }
-  assign(in.dst, expr);
+}
+
+void Emitter::elementwise(const ir::Instr& in) {
+  if (in.op == ir::Op::Copy && in.dst == in.args[0]) return;
+  assign(in.dst, [&](const std::string& s) {
+    std::vector<std::string> args;
+    for (int a : in.args) args.push_back(at(a, s));
+    return elementwise_expr(in, args);
+  });
 }
 
 }  // namespace tl::gpu::detail

@@ -185,6 +185,35 @@ TEST_CASE("every_load turns each load into a read the CUDA compiler keeps", "[gp
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(checked.source, checked.name, {}, ""));
 }
 
+namespace {
+
+// The generated CUDA of a puzzle's solution for one size set.
+std::string puzzle_cuda(const char* id, const char* set_name, tl::gpu::CodegenOptions cg = {}) {
+  const puzzles::Puzzle& p = *puzzles::find_puzzle(id);
+  const puzzles::SizeSet& set = *puzzles::find_set(p, set_name);
+  puzzles::RunBuffers b = puzzles::make_buffers(p, set, 0);
+  return tl::gpu::lower(*tl::build_ir(*p.solution, puzzles::launch_args(set, b)), cg).source;
+}
+
+}  // namespace
+
+TEST_CASE("fast paths: shuffles for last-axis reductions, tensor cores for tf32 dots, recomputed index tiles", "[gpu][codegen]") {
+  // Sums over the last axis (long sum, softmax) combine with warp shuffles.
+  CHECK(has(puzzle_cuda("7", "canonical"), "ts_shfl_xor("));
+  CHECK(has(puzzle_cuda("8", "canonical"), "ts_shfl_xor("));
+  // The matmul's tf32 dot runs mma.sync, unless scalar dots are asked for.
+  CHECK(has(puzzle_cuda("11", "canonical"), "ts_mma_tf32(c[i][j]"));
+  tl::gpu::CodegenOptions scalar;
+  scalar.scalar_dots = true;
+  CHECK_FALSE(has(puzzle_cuda("11", "canonical", scalar), "ts_mma_tf32(c[i][j]"));
+  // conv2d's masks and pointer tiles are broadcast index arithmetic: they
+  // are recomputed per element, never moved through shared memory.
+  const std::string conv = puzzle_cuda("10", "canonical");
+  CHECK_FALSE(has(conv, "bool* sm"));
+  CHECK_FALSE(has(conv, "float** sm"));
+  CHECK_FALSE(has(conv, "int32_t* sm"));
+}
+
 TEST_CASE("NVRTC errors carry the log and the generated source's path", "[gpu][nvrtc]") {
   try {
     tl::gpu::nvrtc_compile("extern \"C\" __global__ void broken() { undefined_thing(); }", "broken", {}, "/tmp/broken.cu");

@@ -1,0 +1,92 @@
+// Rematerialization (LOWERING §3): a broadcast, reshape or permute of a
+// tile that is pure index arithmetic (aranges, scalars and constants
+// combined elementwise) is recomputed at each destination element instead
+// of being moved through shared memory. The expression is built from the
+// destination element's coordinates back through the tile's definition.
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+// Past these the recomputation costs more than the move it saves.
+constexpr int kMaxDepth = 12;
+constexpr size_t kMaxLength = 800;
+
+}  // namespace
+
+std::optional<std::string> Emitter::remat(int r, const std::vector<std::string>& coords, int depth) const {
+  if (depth > kMaxDepth || def_count_[r] != 1 || !def_of_[r]) return std::nullopt;
+  const ir::Instr& in = *def_of_[r];
+  const ir::Shape& shape = type(r).shape;
+  if (shape.empty()) return name(r);  // a 0-d value is one variable, the same in every thread
+  using ir::Op;
+  switch (in.op) {
+    case Op::Arange:
+      return "(int32_t)(" + coords[0] + (in.ival ? " + " + std::to_string(in.ival) : "") + ")";
+    case Op::Const: return constant_literal(type(r).dtype, in.ival, in.fval);
+    case Op::Broadcast: {
+      const ir::Shape& ss = type(in.args[0]).shape;
+      const size_t pad = shape.size() - ss.size();
+      std::vector<std::string> sc(ss.size());
+      for (size_t i = 0; i < ss.size(); ++i) sc[i] = ss[i] == 1 ? "0" : coords[pad + i];
+      return remat(in.args[0], sc, depth + 1);
+    }
+    case Op::Reshape: {
+      // The flat row-major index is kept; rebuild the source's coordinates.
+      const ir::Shape& ss = type(in.args[0]).shape;
+      const std::vector<int64_t> ds = row_major_strides(shape), sst = row_major_strides(ss);
+      std::string flat;
+      for (size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 1) continue;
+        std::string term = ds[i] == 1 ? coords[i] : "(" + coords[i] + ") * " + std::to_string(ds[i]);
+        flat += (flat.empty() ? "" : " + ") + term;
+      }
+      if (flat.empty()) flat = "0";
+      std::vector<std::string> sc(ss.size());
+      for (size_t j = 0; j < ss.size(); ++j) sc[j] = coordinate("(" + flat + ")", ss, j);
+      return remat(in.args[0], sc, depth + 1);
+    }
+    case Op::Permute: {
+      std::vector<std::string> sc(shape.size());
+      for (size_t i = 0; i < shape.size(); ++i) sc[static_cast<size_t>(in.dims[i])] = coords[i];
+      return remat(in.args[0], sc, depth + 1);
+    }
+    default: break;
+  }
+  if (!(ir::is_unary(in.op) || ir::is_binary(in.op) || in.op == Op::Where || in.op == Op::Fma)) return std::nullopt;
+  std::vector<std::string> args;
+  for (int a : in.args) {
+    const ir::Shape& as = type(a).shape;
+    if (!as.empty() && as != shape) return std::nullopt;
+    std::optional<std::string> x = remat(a, as.empty() ? std::vector<std::string>{} : coords, depth + 1);
+    if (!x) return std::nullopt;
+    args.push_back("(" + *x + ")");
+  }
+  std::string e = elementwise_expr(in, args);
+  if (e.size() > kMaxLength) return std::nullopt;
+  return e;
+}
+
+bool Emitter::try_remat_move(const ir::Instr& in) {
+  const ir::Shape& ds = type(in.dst).shape;
+  const TileLayout ld = layout(in.dst);
+  // The destination's own definition, read at each of its elements.
+  auto coords_of = [&](const std::string& e) {
+    std::vector<std::string> c(ds.size());
+    for (size_t i = 0; i < ds.size(); ++i) c[i] = coordinate(e, ds, i);
+    return c;
+  };
+  const ir::Instr* saved = def_of_[in.dst];
+  def_of_[in.dst] = &in;
+  std::optional<std::string> probe = remat(in.dst, coords_of("e"), 0);
+  if (!probe) {
+    def_of_[in.dst] = saved;
+    return false;
+  }
+  assign(in.dst, [&](const std::string& s) { return *remat(in.dst, coords_of(element(ld, s)), 0); });
+  def_of_[in.dst] = saved;
+  return true;
+}
+
+}  // namespace tl::gpu::detail
