@@ -23,7 +23,7 @@ std::string index_list(const std::vector<int64_t>& v) {
 
 std::string run_header(const RunReport& r) {
   std::string s = std::string(r.status == RunStatus::Error ? "ERROR" : r.passed() ? "PASS" : "FAIL");
-  s += " puzzle " + std::to_string(r.puzzle) + " " + r.puzzle_id + ", set " + r.set + ", seed " +
+  s += (r.puzzle > 0 ? " puzzle " + std::to_string(r.puzzle) + " " : " example ") + r.puzzle_id + ", set " + r.set + ", seed " +
        std::to_string(r.seed) + ": " + r.sizes.str() + " | " + r.blocks.str() + ", grid " + format_grid(r.grid) + "\n";
   const std::vector<std::string> why = failure_reasons(r);
   if (!why.empty()) {
@@ -46,6 +46,12 @@ void append_mismatches(const RunReport& r, std::string& s) {
                 format_number(r.err).c_str(), r.err <= r.threshold ? "<=" : ">", format_number(r.threshold).c_str(),
                 static_cast<long long>(r.mismatch_count), static_cast<long long>(r.total));
   s += line;
+  for (const OutputCheck& o : r.extra_outputs) {
+    std::snprintf(line, sizeof line, "  %s: err %s %s threshold %s; %lld of %lld elements mismatch\n", o.name.c_str(),
+                  format_number(o.err).c_str(), o.passed() ? "<=" : ">", format_number(o.threshold).c_str(),
+                  static_cast<long long>(o.mismatch_count), static_cast<long long>(o.total));
+    s += line;
+  }
   if (r.mismatches.empty()) return;
   s += "  first mismatches (row-major):\n";
   size_t label_width = 0;
