@@ -46,7 +46,7 @@ std::vector<CheckTarget> select_targets(const Args& args) {
     }
     const puzzles::Puzzle* p = puzzles::find_puzzle(key);
     if (!p)
-      throw UsageError("no puzzle or example '" + key + "' (puzzles are 1-12; 'tilescope list' shows the ids)");
+      throw UsageError("no puzzle '" + key + "' (puzzles are 1-12, examples e1_v1 ... e5_bwd; 'tilescope list' shows the ids)");
     out.push_back({p, nullptr});
   }
   return out;

@@ -424,7 +424,7 @@ TEST_CASE("broken/loop_bound_one_block_short: no finding; every row misses exact
   }
 }
 
-TEST_CASE("broken/interleaved_wrong_row_stride: in bounds, no finding, nothing unwritten; D wrong in every program",
+TEST_CASE("broken/interleaved_wrong_row_stride: in bounds, no finding, nothing unwritten, D wrong in every program",
           "[broken]") {
   const BrokenKernel& b = broken("interleaved_wrong_row_stride");
   CHECK(puzzle_of(b).example);

@@ -43,7 +43,7 @@ TEST_CASE("cli: check --all passes all 12 puzzles with exit status 0") {
   CHECK(contains(o.out, "12 of 12 kernels pass"));
 }
 
-TEST_CASE("cli: check --examples passes every example at its small sizes; --all stays the 12 puzzles") {
+TEST_CASE("cli: check --examples passes every example at its small sizes, and --all stays the 12 puzzles") {
   Outcome o = run_cli("check --examples --seeds 0");
   INFO(o.out);
   CHECK(o.status == 0);
@@ -55,7 +55,7 @@ TEST_CASE("cli: check --examples passes every example at its small sizes; --all 
   CHECK(contains(one.out, "2 of 2 kernels pass"));
 }
 
-TEST_CASE("cli: list shows the examples in their own section; show prints an example's statement") {
+TEST_CASE("cli: list shows the examples in their own section and show prints an example statement") {
   Outcome o = run_cli("list");
   INFO(o.out);
   CHECK(o.status == 0);

@@ -248,7 +248,7 @@ TEST_CASE("program status: clean, has findings, not traced") {
   CHECK(index.programs_with_findings() == std::vector<int>{0, 1});
 }
 
-TEST_CASE("the viewer's diff of E1's in-bounds wrong-stride twin is red everywhere; the correct e1_v2 is all green") {
+TEST_CASE("the viewer's diff of E1's in-bounds wrong-stride twin is red everywhere, the correct e1_v2's all green") {
   viz::ViewerDocument bad = viz::open_target("broken/interleaved_wrong_row_stride", viz::OpenOptions{});
   REQUIRE(bad.puzzle);
   const viz::OutputDiff& d = bad.puzzle->diff;
