@@ -3,6 +3,7 @@
 # ImGui/GLFW (the H100/H200 hosts): build from dependencies unpacked from
 # Debian .deb files, then
 #   1. tilescope check --all --gpu            (every puzzle, every size set, 3 seeds)
+#      tilescope check --examples --gpu       (every example, small and benchmark sizes)
 #   2. the GPU-run and child-process tests (tilescope_tests "[run],[child]")
 #   3. every broken kernel under compute-sanitizer memcheck, set beside the
 #      interpreter's out-of-bounds verdict  -> memcheck_table.md
@@ -21,7 +22,7 @@
 #   STEPS="memcheck broken bench" bench/gpu_run.sh
 # Environment: OUT (default ./gpu-results), BUILD (default ./build-gpu,
 # git-ignored), JOBS (default nproc), STEPS (default
-# "build check tests memcheck broken bench"), SANITIZER (default
+# "build check examples tests memcheck broken bench"), SANITIZER (default
 # compute-sanitizer from PATH or /usr/local/cuda/bin).
 set -u -o pipefail
 
@@ -29,7 +30,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/gpu-results}
 BUILD=${BUILD:-$ROOT/build-gpu}
 JOBS=${JOBS:-$(nproc)}
-STEPS=${STEPS:-"build check tests memcheck broken bench"}
+STEPS=${STEPS:-"build check examples tests memcheck broken bench"}
 mkdir -p "$OUT"
 SUMMARY="$OUT/summary.txt"
 TS="$BUILD/tilescope"
@@ -72,6 +73,14 @@ if want check; then
   run_logged check_all_gpu 1200 "$TS" check --all --gpu
   run_logged check_all_gpu_json 1200 "$TS" check --all --gpu --json
   grep -E "kernels match|SKIP|DIFFERS|ERROR" "$OUT/check_all_gpu.log" | tee -a "$SUMMARY"
+fi
+
+if want examples; then
+  # The examples of EXAMPLES.md: small sets (3 seeds) and their benchmark-size
+  # sets (first seed only; the interpreter's side of those takes minutes).
+  run_logged check_examples_gpu 3000 "$TS" check --examples --gpu
+  run_logged check_examples_gpu_json 3000 "$TS" check --examples --gpu --json
+  grep -E "kernels match|SKIP|DIFFERS|ERROR|FAIL" "$OUT/check_examples_gpu.log" | tee -a "$SUMMARY"
 fi
 
 if want tests; then

@@ -15,7 +15,7 @@ namespace cli {
 int cmd_bench(int argc, char** argv, int first) {
   const std::vector<OptionSpec> specs = {
       {"gpu", false, "", "time the CUDA back end's kernels (required for now)"},
-      {"case", true, "LIST", "cases to run, comma-separated (p02,p04,p07,p08,p09,p10,p11; default all)"},
+      {"case", true, "LIST", "cases to run, comma-separated (p02,p04,...,p11, e1_v1,e1_v1_128,e1_v2,e2,e3,e4_fused,e4_splitk,e5_fwd,e5_bwd, ...; default all)"},
       {"runs", true, "N", "timed runs per case, the median is reported (default 100, at least 100)"},
       {"warmup", true, "N", "untimed launches first (default 10)"},
       {"warps", true, "N", "warps per program (default 4)"},
@@ -57,7 +57,11 @@ int cmd_bench(int argc, char** argv, int first) {
     for (const std::string& c : opt.cases) {
       bool known = false;
       for (const tl::gpu::BenchCase& b : tl::gpu::anchor_cases()) known |= b.name == c;
-      if (!known) throw UsageError("no bench case '" + c + "' (p02, p04, p07, p08, p09, p10, p11)");
+      if (!known) {
+        std::string names;
+        for (const tl::gpu::BenchCase& b : tl::gpu::anchor_cases()) names += (names.empty() ? "" : ", ") + b.name;
+        throw UsageError("no bench case '" + c + "' (" + names + ")");
+      }
     }
   }
   tl::gpu::CubinCache cache("", !args.flag("no-cache"));

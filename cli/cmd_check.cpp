@@ -17,6 +17,7 @@ namespace {
 
 const std::vector<OptionSpec> kSpecs = {
     {"all", false, "", "check all 12 puzzles"},
+    {"examples", false, "", "check every example of EXAMPLES.md (e1_v1 ... e5_bwd) at its small sizes"},
     {"stub", false, "", "check the learner stubs instead of the reference solutions"},
     {"seeds", true, "LIST", "seeds to run, comma-separated (default 0,1,2)"},
     {"set", true, "NAME", "run only this size set (canonical, 2a, 8d, ...)"},
@@ -35,13 +36,15 @@ const std::vector<OptionSpec> kSpecs = {
 
 void print_help() {
   std::printf(
-      "usage: tilescope check N... | broken/NAME... | --all  [options]\n\n"
+      "usage: tilescope check N... | EXAMPLE... | broken/NAME... | --all | --examples  [options]\n\n"
       "Runs each puzzle's kernel in the CPU interpreter at its canonical and extra sizes with\n"
       "seeded random inputs, every access bounds-checked, and compares with the reference.\n"
       "Prints one line per size set; for a failure, the first mismatching elements with their\n"
       "coordinates and owner program, and out-of-bounds accesses with program id, lane and\n"
       "kernel line. broken/NAME runs one of the deliberately wrong kernels of puzzles/broken/\n"
-      "('tilescope list' names them) and shows what the sanitizer finds.\n"
+      "('tilescope list' names them) and shows what the sanitizer finds. Examples (e1_v1, e2, ...)\n"
+      "run at their small sizes; their benchmark sizes (sets 'bench...') run only when named with\n"
+      "--set, and are what --gpu adds (with the first seed only).\n"
       "Exit status: 0 if every run passes, 1 if one fails, 3 if --strict stopped at a finding.\n\noptions:\n%s",
       format_options(kSpecs).c_str());
 }
@@ -56,7 +59,7 @@ void print_text(const puzzles::PuzzleReport& r, bool verbose, bool stub) {
     std::fputs("\n", stdout);
     return;
   }
-  std::printf("%2d %-24s %s  max err %s (threshold %s)%s\n", r.number, r.id.c_str(), r.pass ? "PASS" : "FAIL",
+  std::printf("%2s %-24s %s  max err %s (threshold %s)%s\n", r.number > 0 ? std::to_string(r.number).c_str() : "", r.id.c_str(), r.pass ? "PASS" : "FAIL",
               puzzles::format_number(r.max_err).c_str(), puzzles::format_number(r.threshold).c_str(),
               stub && !r.pass ? "  (learner stub)" : "");
   const puzzles::RunReport* first_failure = nullptr;
@@ -110,7 +113,7 @@ int cmd_check(int argc, char** argv, int first) {
   if (auto set = args.value("set")) {
     for (const puzzles::Puzzle* p : selected)
       if (!puzzles::find_set(*p, *set))
-        throw UsageError("puzzle " + std::to_string(p->number) + " has no size set '" + *set + "'");
+        throw UsageError(p->label() + " has no size set '" + *set + "'");
     opt.sets = {*set};
   }
   long long threads = args.int_value("threads", 0);
@@ -143,8 +146,9 @@ int cmd_check(int argc, char** argv, int first) {
       if (!args.value("set")) topt.sets = {target.broken->set};
       if (!args.value("seeds")) topt.seeds = {0};
       if (!json)
-        std::printf("broken/%s: %s\n  borrows puzzle %d (%s); %s\n\n", target.broken->name.c_str(),
-                    target.broken->title.c_str(), p->number, p->id.c_str(), target.broken->explanation.c_str());
+        std::printf("broken/%s: %s\n  borrows %s; %s\n\n", target.broken->name.c_str(), target.broken->title.c_str(),
+                    (p->example ? p->label() : p->label() + " (" + p->id + ")").c_str(),
+                    target.broken->explanation.c_str());
     }
     const tl::KernelDef& kernel = target.broken ? *target.broken->kernel : stub ? *p->stub : *p->solution;
     puzzles::PuzzleReport r = puzzles::check_kernel(*p, kernel, topt);

@@ -138,7 +138,7 @@ void attach_gpu_results(viz::ViewerDocument& doc) {
   }
 #ifdef TILESCOPE_HAVE_GPU
   const viz::PuzzleContext& pc = *doc.puzzle;
-  const puzzles::Puzzle* p = puzzles::find_puzzle(std::to_string(pc.number));
+  const puzzles::Puzzle* p = puzzles::find_puzzle(pc.id);
   const puzzles::SizeSet* set = p ? puzzles::find_set(*p, pc.viewed.set) : nullptr;
   if (!set) return;
   const tl::gpu::GpuLaunchValues run = tl::gpu::run_puzzle_launch_on_gpu(*p, *pc.kernel_def, *set, pc.viewed.seed);

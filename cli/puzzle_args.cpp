@@ -21,11 +21,20 @@ std::vector<const puzzles::Puzzle*> select_puzzles(const Args& args, bool allow_
 
 std::vector<CheckTarget> select_targets(const Args& args) {
   std::vector<CheckTarget> out;
+  // --examples adds every example to what else is named; --all stays the twelve puzzles.
+  const bool examples = args.flag("examples");
   if (args.flag("all")) {
     for (const puzzles::Puzzle* p : select_puzzles(args)) out.push_back({p, nullptr});
+    if (examples)
+      for (const puzzles::Puzzle& e : puzzles::all_examples()) out.push_back({&e, nullptr});
     return out;
   }
-  if (args.positional().empty()) throw UsageError("name a puzzle (1-12 or its id), broken/NAME, or use --all");
+  if (examples) {
+    for (const puzzles::Puzzle& e : puzzles::all_examples()) out.push_back({&e, nullptr});
+    if (args.positional().empty()) return out;
+  }
+  if (args.positional().empty())
+    throw UsageError("name a puzzle (1-12 or its id), an example (e1_v1, ...), broken/NAME, or use --all");
   for (const std::string& key : args.positional()) {
     if (key.rfind("broken/", 0) == 0) {
       const puzzles::BrokenKernel* b = puzzles::find_broken(key);
@@ -36,7 +45,8 @@ std::vector<CheckTarget> select_targets(const Args& args) {
       continue;
     }
     const puzzles::Puzzle* p = puzzles::find_puzzle(key);
-    if (!p) throw UsageError("no puzzle '" + key + "' (puzzles are 1-12; 'tilescope list' shows their ids)");
+    if (!p)
+      throw UsageError("no puzzle '" + key + "' (puzzles are 1-12, examples e1_v1 ... e5_bwd; 'tilescope list' shows the ids)");
     out.push_back({p, nullptr});
   }
   return out;

@@ -12,8 +12,9 @@ namespace cli {
 // The puzzles named by the positional arguments, or all with --all.
 std::vector<const puzzles::Puzzle*> select_puzzles(const Args& args, bool allow_all = true);
 
-// What `check` runs: a puzzle's solution or stub, or a broken kernel
-// ("broken/NAME") on the puzzle whose inputs it borrows.
+// What `check` runs: a puzzle's solution or stub, an example's kernel (by
+// id, or all of them with --examples), or a broken kernel ("broken/NAME")
+// on the puzzle or example whose inputs it borrows.
 struct CheckTarget {
   const puzzles::Puzzle* puzzle = nullptr;
   const puzzles::BrokenKernel* broken = nullptr;

@@ -3,6 +3,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "harness.h"
 #include "registry.h"
 
 namespace tl::gpu {
@@ -34,6 +35,80 @@ BenchCase make(const std::string& key, const std::string& what, std::map<std::st
   c.set = scaled(*p, values);
   c.anchor_ms = anchor_ms;
   return c;
+}
+
+// An example at one of its own benchmark-size sets (EXAMPLES.md sizes).
+BenchCase example(const std::string& name, const std::string& id, const std::string& set, const std::string& what,
+                  double anchor_ms, const std::string& triton_row) {
+  const puzzles::Puzzle* p = puzzles::find_puzzle(id);
+  const puzzles::SizeSet* s = p ? puzzles::find_set(*p, set) : nullptr;
+  if (!s) throw std::logic_error("no example " + id + " with set " + set);
+  BenchCase c;
+  c.name = name;
+  c.what = what;
+  c.puzzle = p;
+  c.set = *s;
+  c.anchor_ms = anchor_ms;
+  c.triton_row = triton_row;
+  return c;
+}
+
+// E1: A, both halves of B and D, each once; 2 M K (2N) flops in tf32.
+BenchCase split_activation(BenchCase c) {
+  const double m = c.set["M"], n = c.set["N"], k = c.set["K"];
+  c.bytes = 4 * (m * k + 2 * n * k + m * n);
+  c.flops = 2 * m * k * 2 * n;
+  c.math = BenchCase::Math::Tf32;
+  return c;
+}
+
+// E2/E3: the bf16 rows, their packed words, and a bf16 scale and minimum per row.
+BenchCase packed_rows(BenchCase c) {
+  const double rows = c.set["R"], group = c.set["GROUP"], words = group / (32 / c.set["BITS"]);
+  c.bytes = rows * (2 * group + 4 * words + 2 * 2);
+  return c;
+}
+
+// E4: dY, the packed activation with its scales and minima, and dW (f32) once; bf16 dot.
+BenchCase weight_grad(BenchCase c) {
+  const double k = c.set["K"], cout = c.set["COUT"], cin = c.set["CIN"], group = c.set["GROUP"];
+  const double packed_rows = k * cin / group, words = group / (32 / c.set["BITS"]);
+  c.bytes = 2 * k * cout + packed_rows * (4 * words + 2 * 2) + 4 * cout * cin;
+  c.flops = 2 * k * cout * cin;
+  c.math = BenchCase::Math::Bf16;
+  return c;
+}
+
+// E5: a bf16 row in, a bf16 row out, and 1 bit per value.
+BenchCase relu_bitmask(BenchCase c) {
+  const double values = c.set["R"] * c.set["COLS"];
+  c.bytes = 2 * 2 * values + values / 8;
+  return c;
+}
+
+void add_examples(std::vector<BenchCase>& cases) {
+  cases.push_back(split_activation(example("e1_v1", "e1_v1", "bench", "E1 split activation 1024x2048x2048, tf32, 64x64x32",
+                                           0.0747, "E1 splitact 1024x2048x2048 tf32 64x64x32")));
+  cases.push_back(split_activation(example("e1_v1_128", "e1_v1", "bench_128",
+                                           "E1 split activation 1024x2048x2048, tf32, 128x64x32", 0.0551,
+                                           "E1 splitact 1024x2048x2048 tf32 128x64x32")));
+  cases.push_back(split_activation(
+      example("e1_v2", "e1_v2", "bench", "E1 v2 interleaved accumulator 1024x2048x2048, tf32, 64x64x32", 0, "")));
+  cases.push_back(packed_rows(example("e2", "e2", "bench", "E2 quantize+pack 302592 x 256 bf16, 2-bit", 0.209,
+                                      "E2 quant_pack 302592x256 bf16 2-bit")));
+  cases.push_back(packed_rows(example("e3", "e3", "bench", "E3 unpack+dequantize 302592 x 256, 2-bit", 0.187,
+                                      "E3 dequant_unpack 302592x256 2-bit")));
+  cases.push_back(weight_grad(example("e4_fused", "e4_fused", "bench",
+                                      "E4 dW from packed x, fused, K = 8192, 768 x 768, 64x64x32", 0, "")));
+  cases.push_back(weight_grad(example("e4_fused_k100864", "e4_fused", "bench_k100864",
+                                      "E4 dW from packed x, fused, K = 100864, 768 x 768, 64x64x32", 0, "")));
+  cases.push_back(weight_grad(example("e4_splitk", "e4_splitk", "bench",
+                                      "E4 dW from packed x, split-K 8 + atomic_add, K = 8192 (dW not re-zeroed)", 0, "")));
+  cases.push_back(weight_grad(example("e4_splitk_k100864", "e4_splitk", "bench_k100864",
+                                      "E4 dW from packed x, split-K 16 + atomic_add, K = 100864 (dW not re-zeroed)", 0,
+                                      "")));
+  cases.push_back(relu_bitmask(example("e5_fwd", "e5_fwd", "bench", "E5 ReLU forward + 1-bit mask, 302592 x 256 bf16", 0, "")));
+  cases.push_back(relu_bitmask(example("e5_bwd", "e5_bwd", "bench", "E5 ReLU backward from 1-bit mask, 302592 x 256 bf16", 0, "")));
 }
 
 }  // namespace
@@ -83,6 +158,7 @@ std::vector<BenchCase> anchor_cases() {
   c.flops = 2 * n * n * n;
   c.math = BenchCase::Math::Tf32;
   cases.push_back(c);
+  add_examples(cases);
   return cases;
 }
 

@@ -1,4 +1,4 @@
-// The at-scale benchmark cases of ../shared/ANCHORS.md: which puzzle, its
+// The at-scale benchmark cases of ../shared/ANCHORS.md and EXAMPLES.md: which puzzle or example, its
 // sizes and blocks, and the bytes and flops the work needs at least
 // (LOWERING §10: each input read once, each output written once).
 #pragma once
@@ -10,16 +10,20 @@
 namespace tl::gpu {
 
 struct BenchCase {
-  std::string name;  // "p02", the key `bench --case` takes
+  std::string name;  // "p02", "e1_v1", the key `bench --case` takes
   std::string what;  // "add +10, N0 = 2^27, B0 = 1024"
   const puzzles::Puzzle* puzzle = nullptr;
   puzzles::SizeSet set;
   double bytes = 0;  // that must move
   double flops = 0;  // 0 when the case is bound by memory alone
-  enum class Math { None, F32, Tf32 } math = Math::None;  // which arithmetic ceiling bounds the flops
-  double anchor_ms = 0;  // Triton on an H200 (ANCHORS.md), for reference
+  enum class Math { None, F32, Tf32, Bf16 } math = Math::None;  // which arithmetic ceiling bounds the flops
+  double anchor_ms = 0;  // Triton on an H200 (ANCHORS.md), for reference; 0 when Triton has no such row
+  std::string triton_row;  // the row name in bench/triton_at_scale.py, "" when none
 };
 
+// The puzzle cases (p02 ... p11), then the examples' (e1_v1, e1_v1_128,
+// e1_v2, e2, e3, e4_fused[_k100864], e4_splitk[_k100864], e5_fwd, e5_bwd)
+// at their own "bench..." size sets.
 std::vector<BenchCase> anchor_cases();
 
 }  // namespace tl::gpu

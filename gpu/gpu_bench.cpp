@@ -53,10 +53,15 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
                    "cuMemcpyDtoD", "input copies of " + lowered.name);
     }
   DeviceMemory output(d, host.output.size_bytes(), "output of " + lowered.name);
+  // An example's other outputs (E2's S and Mn): written by every launch, not rotated.
+  std::vector<DeviceMemory> extra_outputs;
+  for (const Buffer& b : host.extra_outputs) extra_outputs.emplace_back(d, b.size_bytes(), "output " + b.name() + " of " + lowered.name);
   std::vector<KernelArgs> kargs;
   for (int i = 0; i < r.copies; ++i)
     kargs.emplace_back(*ir, lowered, args, [&](Buffer* b) {
       if (b == &host.output) return output.ptr();
+      for (size_t j = 0; j < host.extra_outputs.size(); ++j)
+        if (b == &host.extra_outputs[j]) return extra_outputs[j].ptr();
       for (size_t j = 0; j < host.inputs.size(); ++j)
         if (b == &host.inputs[j]) return inputs[i][j].ptr();
       throw std::logic_error("unknown buffer");
@@ -64,9 +69,13 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
 
   // The check run: the output starts as the harness's NaN fill.
   output.upload(host.output.data(), host.output.size_bytes());
+  for (size_t j = 0; j < extra_outputs.size(); ++j)
+    extra_outputs[j].upload(host.extra_outputs[j].data(), host.extra_outputs[j].size_bytes());
   launch(d, k, puzzles::grid_for(c.set), kargs[0]);
   synchronize(d, lowered.name);
   output.download(host.output.data(), host.output.size_bytes());
+  for (size_t j = 0; j < extra_outputs.size(); ++j)
+    extra_outputs[j].download(host.extra_outputs[j].data(), host.extra_outputs[j].size_bytes());
   if (host.output.dtype() == DType::f32) {
     const uint32_t* bits = host.output.as<uint32_t>();
     for (int64_t i = 0; i < host.output.numel(); ++i) {
@@ -101,7 +110,10 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   const double s = r.median_ms * 1e-3;
   r.gb_per_s = c.bytes / s * 1e-9;
   r.tflop_per_s = c.flops / s * 1e-12;
-  double rate = c.math == BenchCase::Math::Tf32 ? ceil.tf32_flops_per_s : ceil.f32_flops_per_s;
+  // bf16 is not measured: dense bf16 tensor-core math runs at twice tf32's rate on sm_80/sm_90.
+  double rate = c.math == BenchCase::Math::Tf32   ? ceil.tf32_flops_per_s
+                : c.math == BenchCase::Math::Bf16 ? 2 * ceil.tf32_flops_per_s
+                                                  : ceil.f32_flops_per_s;
   double floor_s = c.bytes / ceil.bytes_per_s;
   if (c.math != BenchCase::Math::None && rate > 0) floor_s = std::max(floor_s, c.flops / rate);
   r.floor_ms = floor_s * 1e3;
@@ -138,7 +150,7 @@ std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, con
 
 std::string bench_table_header() {
   char line[256];
-  std::snprintf(line, sizeof line, "%-4s %-58s %10s %10s %9s %9s %8s %9s %6s %5s %7s\n", "case", "what", "median ms",
+  std::snprintf(line, sizeof line, "%-17s %-58s %10s %10s %9s %9s %8s %9s %6s %5s %7s\n", "case", "what", "median ms",
                 "p90 ms", "GB/s", "TFLOP/s", "floor %", "Triton ms", "regs", "spill", "copies");
   return line;
 }
@@ -146,10 +158,10 @@ std::string bench_table_header() {
 std::string bench_table_row(const BenchResult& r) {
   char line[512];
   if (!r.error.empty()) {
-    std::snprintf(line, sizeof line, "%-4s %-58s ERROR: %s\n", r.bench.name.c_str(), r.bench.what.c_str(), r.error.c_str());
+    std::snprintf(line, sizeof line, "%-17s %-58s ERROR: %s\n", r.bench.name.c_str(), r.bench.what.c_str(), r.error.c_str());
     return line;
   }
-  std::snprintf(line, sizeof line, "%-4s %-58s %10.4g %10.4g %9.4g %9.3g %7.1f%% %9.4g %6d %5d %7d%s\n", r.bench.name.c_str(),
+  std::snprintf(line, sizeof line, "%-17s %-58s %10.4g %10.4g %9.4g %9.3g %7.1f%% %9.4g %6d %5d %7d%s\n", r.bench.name.c_str(),
                 r.bench.what.c_str(), r.median_ms, r.p90_ms, r.gb_per_s, r.tflop_per_s, r.percent_of_floor,
                 r.bench.anchor_ms, r.registers, r.spill_bytes, r.copies,
                 r.never_written ? "  (output not fully written!)" : r.non_finite ? "  (non-finite outputs!)" : "");
@@ -168,7 +180,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
   for (const BenchResult& r : results) {
     nlohmann::json c = {{"case", r.bench.name},     {"what", r.bench.what},         {"sizes", r.bench.set.sizes.str()},
                         {"blocks", r.bench.set.blocks.str()}, {"bytes", r.bench.bytes}, {"flops", r.bench.flops},
-                        {"anchor_ms", r.bench.anchor_ms}};
+                        {"anchor_ms", r.bench.anchor_ms}, {"triton_row", r.bench.triton_row}};
     if (!r.error.empty()) {
       c["error"] = r.error;
     } else {

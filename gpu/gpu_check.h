@@ -28,7 +28,7 @@ DeviceProbe probe_device();
 
 struct GpuCheckOptions {
   std::vector<uint32_t> seeds{0, 1, 2};
-  std::vector<std::string> sets;  // size set names; empty: all
+  std::vector<std::string> sets;  // size set names; empty: all (benchmark-size sets with the first seed only)
   CodegenOptions codegen;
   CompileOptions compile;         // its arch should be the device's
   CubinCache* cache = nullptr;    // null: compile every time
@@ -36,6 +36,13 @@ struct GpuCheckOptions {
   // take this process down (the CLI). Else they run here, on this driver
   // (tests that already hold one; such a process can no longer fork GPU work).
   CudaDriver* driver = nullptr;
+};
+
+// An example's other output (E2's S and Mn), compared as the first one is.
+struct GpuExtraOutput {
+  std::string name;
+  double spec_err_interp = 0, spec_err_gpu = 0, threshold = 0;
+  BufferDiff interp_vs_gpu;
 };
 
 struct GpuRun {
@@ -47,7 +54,8 @@ struct GpuRun {
   double spec_err_gpu = 0;     // the same for the GPU's output
   BufferDiff interp_vs_gpu;
   std::vector<std::string> gpu_modified_inputs;  // inputs the GPU launch changed
-  bool matches = false;   // interpreter and GPU agree within the tolerance
+  std::vector<GpuExtraOutput> extra_outputs;  // an example's other outputs
+  bool matches = false;   // interpreter and GPU agree within the tolerance (every output)
   bool spec_pass = false;  // the GPU output meets the puzzle's threshold
   // Why the two may rightly differ: the interpreter's findings that make
   // the result undefined or order-dependent ("" when there are none).

@@ -39,8 +39,15 @@ std::string element_label(const std::string& name, const std::vector<int64_t>& i
 
 OutputComparison compare_output(const Puzzle& p, const SizeSet& set, const tl::Buffer& out,
                                 const std::vector<double>& ref, size_t max_mismatches) {
+  return compare_tensor(p, p.output, p.tolerance, set, out, ref, max_mismatches);
+}
+
+double tolerance_of(const Puzzle& p, const TensorDecl& decl) { return decl.tolerance >= 0 ? decl.tolerance : p.tolerance; }
+
+OutputComparison compare_tensor(const Puzzle& p, const TensorDecl& decl, double tolerance, const SizeSet& set,
+                                const tl::Buffer& out, const std::vector<double>& ref, size_t max_mismatches) {
   OutputComparison c;
-  const std::vector<int64_t> shape = p.output.shape(set);
+  const std::vector<int64_t> shape = decl.shape(set);
   c.total = static_cast<int64_t>(ref.size());
 
   double ref_max = 0, ref_sq = 0, diff_sq = 0, out_sq = 0;
@@ -48,7 +55,7 @@ OutputComparison compare_output(const Puzzle& p, const SizeSet& set, const tl::B
     ref_max = std::max(ref_max, std::fabs(r));
     ref_sq += r * r;
   }
-  const double bound = p.tolerance * ref_max;
+  const double bound = tolerance * ref_max;
 
   bool all_finite = true;
   std::set<ProgramId> owners;
@@ -72,7 +79,7 @@ OutputComparison compare_output(const Puzzle& p, const SizeSet& set, const tl::B
     if (c.mismatches.size() >= max_mismatches) continue;
     Mismatch m;
     m.flat = i;
-    m.label = element_label(p.output.name, index);
+    m.label = element_label(decl.name, index);
     m.index = std::move(index);
     m.found = e.value;
     m.expected = ref[i];

@@ -27,6 +27,14 @@ struct OutputComparison {
 OutputComparison compare_output(const Puzzle& p, const SizeSet& set, const tl::Buffer& out,
                                 const std::vector<double>& ref, size_t max_mismatches = 10);
 
+// The same for any output `decl` of the puzzle (an example's extra output)
+// against `tolerance`.
+OutputComparison compare_tensor(const Puzzle& p, const TensorDecl& decl, double tolerance, const SizeSet& set,
+                                const tl::Buffer& out, const std::vector<double>& ref, size_t max_mismatches = 10);
+
+// An extra output's threshold: its own, or the puzzle's.
+double tolerance_of(const Puzzle& p, const TensorDecl& decl);
+
 // "z[2, 5]" for the element at `index` of a tensor named `name`.
 std::string element_label(const std::string& name, const std::vector<int64_t>& index);
 

@@ -5,6 +5,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "half.h"
+
 namespace puzzles {
 
 namespace {
@@ -16,7 +18,9 @@ float f32_from_draw(uint32_t r) { return static_cast<float>(r >> 8) * 0x1p-24f -
 
 void fill_tensor(tl::Buffer& b, std::mt19937& gen) {
   const int64_t n = b.numel();
-  if (b.dtype() == tl::DType::f32) {
+  if (b.dtype() == tl::DType::bf16) {
+    fill_bf16_uniform(b, gen);
+  } else if (b.dtype() == tl::DType::f32) {
     float* v = b.as<float>();
     for (int64_t i = 0; i < n; ++i) v[i] = f32_from_draw(static_cast<uint32_t>(gen()));
   } else if (b.dtype() == tl::DType::i32) {
@@ -38,7 +42,26 @@ void apply_value_map(tl::Buffer& b, const ValueMap& m) {
   }
 }
 
+tl::Buffer make_output(const TensorDecl& t, const SizeSet& set) {
+  tl::Buffer b(t.name, t.dtype, t.shape(set));  // zero-filled
+  if (t.zero_init) return b;
+  b.fill_bits(kNeverWrittenBits);
+  b.mark_unwritten();  // the sanitizer flags reads of what no program wrote
+  return b;
+}
+
 }  // namespace
+
+void fill_bf16_uniform(tl::Buffer& b, std::mt19937& gen) {
+  uint16_t* v = b.as<uint16_t>();
+  for (int64_t i = 0; i < b.numel(); ++i) v[i] = tl::float_to_bf16(f32_from_draw(static_cast<uint32_t>(gen())));
+}
+
+std::vector<tl::Buffer*> RunBuffers::outputs() {
+  std::vector<tl::Buffer*> all{&output};
+  for (tl::Buffer& b : extra_outputs) all.push_back(&b);
+  return all;
+}
 
 RunBuffers make_buffers(const Puzzle& p, const SizeSet& set, uint32_t seed) {
   RunBuffers r;
@@ -46,21 +69,23 @@ RunBuffers make_buffers(const Puzzle& p, const SizeSet& set, uint32_t seed) {
   r.inputs.reserve(p.inputs.size());
   for (const TensorDecl& t : p.inputs) {
     r.inputs.emplace_back(t.name, t.dtype, t.shape(set));
-    fill_tensor(r.inputs.back(), gen);
+    if (t.fill)
+      t.fill(r.inputs.back(), gen);
+    else
+      fill_tensor(r.inputs.back(), gen);
   }
   for (const ValueMap& m : set.value_maps)
     for (tl::Buffer& b : r.inputs)
       if (b.name() == m.input) apply_value_map(b, m);
-  r.output = tl::Buffer(p.output.name, p.output.dtype, p.output.shape(set));
-  r.output.fill_bits(kNeverWrittenBits);
-  r.output.mark_unwritten();  // the sanitizer flags reads of what no program wrote
+  r.output = make_output(p.output, set);
+  for (const TensorDecl& t : p.extra_outputs) r.extra_outputs.push_back(make_output(t, set));
   return r;
 }
 
 std::vector<tl::Arg> launch_args(const SizeSet& set, RunBuffers& b) {
   std::vector<tl::Arg> args;
   for (tl::Buffer& in : b.inputs) args.emplace_back(in);
-  args.emplace_back(b.output);
+  for (tl::Buffer* out : b.outputs()) args.emplace_back(*out);
   for (const Params* group : {&set.sizes, &set.constants, &set.blocks})
     for (const auto& [name, value] : group->values()) args.emplace_back(value);
   return args;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -18,15 +19,22 @@ inline constexpr uint32_t kNeverWrittenBits = 0x7FC0DEAD;
 struct RunBuffers {
   std::vector<tl::Buffer> inputs;  // in parameter order, named as the puzzle names them
   tl::Buffer output;
+  std::vector<tl::Buffer> extra_outputs;  // an example's other outputs, in parameter order
+
+  // The output, then the extra outputs.
+  std::vector<tl::Buffer*> outputs();
 };
+
+// A bf16 input drawn as §4.1's f32 value, rounded to nearest even.
+void fill_bf16_uniform(tl::Buffer& b, std::mt19937& gen);
 
 // Fresh inputs for (set, seed) and a NaN-filled output. Deterministic on
 // every platform: std::mt19937 seeded with `seed`, drawn in parameter order,
 // each tensor row-major; value-range maps of the set applied in f32.
 RunBuffers make_buffers(const Puzzle& p, const SizeSet& set, uint32_t seed);
 
-// Launch arguments in PUZZLES.md §0.4 order: input buffers, the output,
-// runtime sizes, compile-time sizes, blocks. They point into `b`, which
+// Launch arguments in PUZZLES.md §0.4 order: input buffers, the output
+// (then an example's extra outputs), runtime sizes, compile-time sizes, blocks. They point into `b`, which
 // must outlive them and not move.
 std::vector<tl::Arg> launch_args(const SizeSet& set, RunBuffers& b);
 

@@ -47,11 +47,18 @@ int64_t axis_extent(const SizeSet& set, int axis) {
 }
 }  // namespace
 
+std::string Puzzle::label() const { return example ? "example " + id : "puzzle " + std::to_string(number); }
+
 tl::Grid grid_for(const SizeSet& set) {
+  if (set.grid) {
+    const std::array<int64_t, 3> g = set.grid(set);
+    return tl::Grid{g[0], g[1], g[2]};
+  }
   return tl::Grid{axis_extent(set, 0), axis_extent(set, 1), axis_extent(set, 2)};
 }
 
 std::array<int64_t, 3> owner_of(const Puzzle& p, const SizeSet& set, const std::vector<int64_t>& index) {
+  if (p.owner) return p.owner(set, index);
   std::array<int64_t, 3> pid{0, 0, 0};
   for (size_t d = 0; d < index.size() && d < p.output_axes.size(); ++d) {
     int axis = p.output_axes[d];

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,6 +52,12 @@ struct SizeSet {
   Params blocks;         // compile-time block sizes, in parameter order
   std::string stresses;  // what the set is meant to expose
   std::vector<ValueMap> value_maps;
+  // The grid, when the §0.3 rule (N0/B0, N1/B1, N2/B2) does not apply: the
+  // examples name their sizes as their workloads do (M, N, K, BM, ...).
+  std::function<std::array<int64_t, 3>(const SizeSet&)> grid = nullptr;
+  // A benchmark-size set: too big for the interpreter in CI, so `check`
+  // runs it only when asked for by name; `check --gpu` and `bench` use it.
+  bool large = false;
 
   // Any size, constant or block by name.
   int64_t operator[](std::string_view name) const;
@@ -61,7 +68,19 @@ struct TensorDecl {
   std::string name;
   tl::DType dtype = tl::DType::f32;
   std::function<std::vector<int64_t>(const SizeSet&)> shape;
+  // Inputs: how to draw the values when §4.1's default (f32/bf16 uniform in
+  // [-0.5, 0.5), i32 raw draws) does not fit, e.g. a positive scale.
+  std::function<void(tl::Buffer&, std::mt19937&)> fill = nullptr;
+  // Outputs: start at zero instead of the never-written NaN (a kernel that
+  // accumulates with atomic_add into a zeroed buffer).
+  bool zero_init = false;
+  // Extra outputs: their own threshold; negative means the puzzle's.
+  double tolerance = -1;
 };
+
+// The reference of every extra output, in the order of Puzzle::extra_outputs.
+using ExtraReferenceFn =
+    std::function<std::vector<std::vector<double>>(const SizeSet&, const std::vector<tl::Buffer>& inputs)>;
 
 // The reference output of one run in f64, row-major over the output shape,
 // computed from the exact input values (PUZZLES.md §4.3).
@@ -82,6 +101,18 @@ struct Puzzle {
   const tl::KernelDef* solution = nullptr;
   const tl::KernelDef* stub = nullptr;
   ReferenceFn reference;
+
+  // Examples (EXAMPLES.md) reuse this description; they differ in that
+  // they have no number, no learner stub (stub == solution), may write
+  // several outputs, and may name their own grid and owner rule.
+  bool example = false;
+  std::vector<TensorDecl> extra_outputs;  // written too; parameters right after `output`
+  ExtraReferenceFn extra_reference;
+  // The owner of an element of any output by its index; null: output_axes.
+  std::function<std::array<int64_t, 3>(const SizeSet&, const std::vector<int64_t>& index)> owner;
+
+  // "puzzle 7" or "example e1_v2", for reports.
+  std::string label() const;
 };
 
 // The grid by the rule of PUZZLES.md §0.3: (cdiv(N0,B0), cdiv(N1,B1),

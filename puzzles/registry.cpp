@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "examples/example_defs.h"
 #include "puzzle_defs.h"
 
 namespace puzzles {
@@ -26,10 +27,28 @@ const std::vector<Puzzle>& all_puzzles() {
   return list;
 }
 
+const std::vector<Puzzle>& all_examples() {
+  static const std::vector<Puzzle> list = [] {
+    std::vector<Puzzle> v;
+    v.push_back(make_e1_two_accumulators());
+    v.push_back(make_e1_interleaved());
+    v.push_back(make_e2_quant_pack());
+    v.push_back(make_e3_dequant_unpack());
+    v.push_back(make_e4_fused());
+    v.push_back(make_e4_split_k());
+    v.push_back(make_e5_relu_forward());
+    v.push_back(make_e5_relu_backward());
+    return v;
+  }();
+  return list;
+}
+
 const Puzzle* find_puzzle(std::string_view key) {
   const auto& list = all_puzzles();
   for (const Puzzle& p : list)
     if (p.id == key) return &p;
+  for (const Puzzle& e : all_examples())
+    if (e.id == key) return &e;
   // A number, optionally written "p07" / "P7".
   std::string_view digits = key;
   if (!digits.empty() && (digits.front() == 'p' || digits.front() == 'P')) digits.remove_prefix(1);

@@ -114,6 +114,13 @@ nlohmann::ordered_json run_json(const RunReport& r) {
   j["non_finite"] = r.non_finite;
   j["wrong_value"] = r.wrong_value;
   j["total"] = r.total;
+  if (!r.extra_outputs.empty()) {
+    nlohmann::json extras = nlohmann::json::array();
+    for (const OutputCheck& o : r.extra_outputs)
+      extras.push_back({{"name", o.name}, {"err", number(o.err)}, {"threshold", o.threshold},
+                        {"mismatch_count", o.mismatch_count}, {"total", o.total}});
+    j["extra_outputs"] = extras;
+  }
   j["mismatches"] = mismatches;
   j["owners"] = owners;
   j["owner_count"] = r.owner_count;

@@ -23,7 +23,7 @@ std::string index_list(const std::vector<int64_t>& v) {
 
 std::string run_header(const RunReport& r) {
   std::string s = std::string(r.status == RunStatus::Error ? "ERROR" : r.passed() ? "PASS" : "FAIL");
-  s += " puzzle " + std::to_string(r.puzzle) + " " + r.puzzle_id + ", set " + r.set + ", seed " +
+  s += (r.puzzle > 0 ? " puzzle " + std::to_string(r.puzzle) + " " : " example ") + r.puzzle_id + ", set " + r.set + ", seed " +
        std::to_string(r.seed) + ": " + r.sizes.str() + " | " + r.blocks.str() + ", grid " + format_grid(r.grid) + "\n";
   const std::vector<std::string> why = failure_reasons(r);
   if (!why.empty()) {
@@ -46,6 +46,12 @@ void append_mismatches(const RunReport& r, std::string& s) {
                 format_number(r.err).c_str(), r.err <= r.threshold ? "<=" : ">", format_number(r.threshold).c_str(),
                 static_cast<long long>(r.mismatch_count), static_cast<long long>(r.total));
   s += line;
+  for (const OutputCheck& o : r.extra_outputs) {
+    std::snprintf(line, sizeof line, "  %s: err %s %s threshold %s; %lld of %lld elements mismatch\n", o.name.c_str(),
+                  format_number(o.err).c_str(), o.passed() ? "<=" : ">", format_number(o.threshold).c_str(),
+                  static_cast<long long>(o.mismatch_count), static_cast<long long>(o.total));
+    s += line;
+  }
   if (r.mismatches.empty()) return;
   s += "  first mismatches (row-major):\n";
   size_t label_width = 0;
@@ -61,6 +67,16 @@ void append_mismatches(const RunReport& r, std::string& s) {
     if (static_cast<int64_t>(r.owners.size()) < r.owner_count) s += " ...";
     s += "\n";
   }
+  // Wrong values everywhere, every access in bounds and every element
+  // written: the classic signature of a stride or index that stays inside
+  // the buffer (PUZZLES.md §5 "Wrong stride").
+  const bool every_program = r.owner_count == r.grid.x * r.grid.y * r.grid.z && r.owner_count > 1;
+  if (every_program && r.wrong_value == r.mismatch_count && r.oob_loads + r.oob_stores == 0 &&
+      2 * r.mismatch_count > r.total)
+    s += "  hint: every program's output is wrong, yet no access left its buffer and every element was written:\n"
+         "        the mistake is in what is read or computed, not in where it is stored: a stride or index that\n"
+         "        stays in bounds (row stride, transposed or interleaved index), a loop bound, padded lanes in a\n"
+         "        reduction, sign bits after a shift\n";
 }
 
 void append_oob(const RunReport& r, const TextOptions& o, std::string& s) {
@@ -142,7 +158,8 @@ std::string format_run(const RunReport& r, const TextOptions& o) {
 }
 
 std::string format_report(const PuzzleReport& r, const TextOptions& o) {
-  std::string s = "Puzzle " + std::to_string(r.number) + " " + r.id + ": " + r.title + "\n";
+  std::string s = (r.number > 0 ? "Puzzle " + std::to_string(r.number) + " " : std::string("Example ")) + r.id + ": " +
+                  r.title + "\n";
   s += "kernel " + r.kernel + ": " + (r.pass ? "PASS" : "FAIL") + ", " + std::to_string(r.failed_runs) + " of " +
        std::to_string(r.runs) + " runs failed, max err " + format_number(r.max_err) + " (threshold " +
        format_number(r.threshold) + ")\n\n";

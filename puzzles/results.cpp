@@ -37,6 +37,13 @@ std::vector<std::string> failure_reasons(const RunReport& r) {
     std::snprintf(buf, sizeof buf, "wrong output (err %.3g > %.3g)", r.err, r.threshold);
     why.emplace_back(buf);
   }
+  for (const OutputCheck& o : r.extra_outputs)
+    if (!o.passed()) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "wrong output %s (err %.3g > %.3g, %lld of %lld elements)", o.name.c_str(), o.err,
+                    o.threshold, static_cast<long long>(o.mismatch_count), static_cast<long long>(o.total));
+      why.emplace_back(buf);
+    }
   if (r.oob_loads + r.oob_stores > 0) why.push_back("out-of-bounds access");
   int64_t other_findings = 0;
   for (const tl::Finding& f : r.findings)

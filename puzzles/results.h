@@ -54,6 +54,15 @@ struct OobGroup {
   std::vector<OobLane> lanes;        // the first lanes kept by the interpreter
 };
 
+// An example's other output (E2 writes P, then S and Mn): its own error and
+// threshold. Its mismatches join the run's list, labelled by its name.
+struct OutputCheck {
+  std::string name;
+  double err = 0, threshold = 0;
+  int64_t mismatch_count = 0, total = 0;
+  bool passed() const { return err <= threshold; }
+};
+
 enum class RunStatus {
   Pass,
   Fail,   // wrong output, out-of-bounds access or an input modified
@@ -82,6 +91,7 @@ struct RunReport {
   std::vector<Mismatch> mismatches;  // the first ones in row-major order
   std::vector<ProgramId> owners;     // owners of all mismatching elements, sorted (capped)
   int64_t owner_count = 0;           // number of distinct owners, even past the cap
+  std::vector<OutputCheck> extra_outputs;  // an example's other outputs, judged each on its own
 
   int64_t oob_loads = 0, oob_stores = 0;  // all out-of-bounds lanes, counted
   std::vector<OobGroup> oob;              // the first ones, grouped by access

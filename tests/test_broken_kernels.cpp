@@ -19,6 +19,7 @@
 #include "findings.h"
 #include "harness.h"
 #include "registry.h"
+#include "report_text.h"
 
 namespace {
 
@@ -421,6 +422,25 @@ TEST_CASE("broken/loop_bound_one_block_short: no finding; every row misses exact
     for (int64_t t = 192; t < 200; ++t) tail += in.inputs[0].get(m.flat * 200 + t);
     CHECK(m.expected - m.found == Approx(tail).margin(1e-4));
   }
+}
+
+TEST_CASE("broken/interleaved_wrong_row_stride: in bounds, no finding, nothing unwritten, D wrong in every program",
+          "[broken]") {
+  const BrokenKernel& b = broken("interleaved_wrong_row_stride");
+  CHECK(puzzle_of(b).example);
+  RunReport r = run_broken(b);
+  CHECK(r.findings.empty());
+  CHECK(r.oob_loads + r.oob_stores == 0);
+  CHECK(r.never_written == 0);
+  CHECK(r.status == puzzles::RunStatus::Fail);
+  CHECK(r.err > 0.5);
+  CHECK(r.wrong_value == r.mismatch_count);
+  CHECK(r.mismatch_count > r.total * 9 / 10);
+  CHECK(r.owners == pids({{0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {1, 1, 0}}));
+  // The text report says where to look.
+  CHECK(puzzles::format_run(r).find("a stride or index that") != std::string::npos);
+  // The correct kernel passes on the same set and seed.
+  CHECK(puzzles::run_kernel(puzzle_of(b), *puzzle_of(b).solution, set_of(b), 0).passed());
 }
 
 TEST_CASE("broken/arange_not_power_of_two: a build error at the arange line", "[broken]") {

@@ -43,6 +43,33 @@ TEST_CASE("cli: check --all passes all 12 puzzles with exit status 0") {
   CHECK(contains(o.out, "12 of 12 kernels pass"));
 }
 
+TEST_CASE("cli: check --examples passes every example at its small sizes, and --all stays the 12 puzzles") {
+  Outcome o = run_cli("check --examples --seeds 0");
+  INFO(o.out);
+  CHECK(o.status == 0);
+  CHECK(contains(o.out, "8 of 8 kernels pass"));
+  CHECK_FALSE(contains(o.out, "bench"));  // benchmark-size sets are for --gpu and bench
+  Outcome one = run_cli("check e1_v2 e5_fwd --seeds 0");
+  INFO(one.out);
+  CHECK(one.status == 0);
+  CHECK(contains(one.out, "2 of 2 kernels pass"));
+}
+
+TEST_CASE("cli: list shows the examples in their own section and show prints an example statement") {
+  Outcome o = run_cli("list");
+  INFO(o.out);
+  CHECK(o.status == 0);
+  CHECK(contains(o.out, "Examples from real workloads"));
+  for (const char* id : {"e1_v1", "e1_v2", "e2", "e3", "e4_fused", "e4_splitk", "e5_fwd", "e5_bwd"})
+    CHECK(contains(o.out, std::string("     ") + id + " "));
+  CHECK(contains(o.out, "broken/interleaved_wrong_row_stride"));
+  Outcome show = run_cli("show e4_splitk");
+  INFO(show.out);
+  CHECK(show.status == 0);
+  CHECK(contains(show.out, "Example e4_splitk"));
+  CHECK(contains(show.out, "atomic_add"));
+}
+
 TEST_CASE("cli: check --all --stub reports every stub as failing, exit status 1, no crash") {
   Outcome o = run_cli("check --all --stub --seeds 0");
   INFO(o.out);

@@ -1,5 +1,5 @@
 // The CUDA back end without a GPU: every puzzle kernel (solution and stub,
-// every size set) and every broken kernel lowers to CUDA that NVRTC
+// every size set), every example kernel and every broken kernel lowers to CUDA that NVRTC
 // compiles for sm_90a, so code-generation errors surface in CI. Plus the
 // generated text for SEMANTICS' defined cases.
 #ifdef TILESCOPE_HAVE_GPU
@@ -63,6 +63,20 @@ TEST_CASE("every puzzle solution and stub compiles with NVRTC for sm_90a at ever
     }
   }
   CHECK(compiled >= 100);
+}
+
+TEST_CASE("every example kernel compiles with NVRTC for sm_90a at every size set, benchmark sizes included",
+          "[gpu][nvrtc]") {
+  int compiled = 0;
+  for (const puzzles::Puzzle& p : puzzles::all_examples()) {
+    for (const puzzles::SizeSet& set : p.sets) {
+      INFO("example " << p.id << ", kernel " << p.solution->name() << ", set " << set.name);
+      std::string error = compile_for_set(p, *p.solution, set);
+      CHECK(error == "");
+      compiled += error.empty();
+    }
+  }
+  CHECK(compiled >= 8 * 4);
 }
 
 TEST_CASE("every broken kernel that builds compiles with NVRTC", "[gpu][nvrtc]") {

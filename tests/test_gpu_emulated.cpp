@@ -41,6 +41,7 @@ void compare(const tl::KernelDef& kernel, tl::Grid grid, std::vector<tl::Buffer>
 std::vector<tl::Buffer> as_list(puzzles::RunBuffers b) {
   std::vector<tl::Buffer> out = std::move(b.inputs);
   out.push_back(std::move(b.output));
+  for (tl::Buffer& extra : b.extra_outputs) out.push_back(std::move(extra));
   return out;
 }
 
@@ -83,9 +84,21 @@ TEST_CASE("emulated: every puzzle solution matches the interpreter on its first 
   }
 }
 
+TEST_CASE("emulated: every example kernel matches the interpreter on its first two size sets", "[gpu][emulated]") {
+  for (const puzzles::Puzzle& p : puzzles::all_examples()) {
+    for (size_t s = 0; s < 2 && s < p.sets.size(); ++s) {
+      const puzzles::SizeSet& set = p.sets[s];
+      INFO("example " << p.id << ", set " << set.name);
+      compare(*p.solution, puzzles::grid_for(set), as_list(puzzles::make_buffers(p, set, 1)),
+              as_list(puzzles::make_buffers(p, set, 1)), puzzle_args(set), 4);
+    }
+  }
+}
+
 TEST_CASE("emulated: the benchmark block sizes work on small problems", "[gpu][emulated]") {
   // ANCHORS.md's blocks (128 x 128 x 32 dots, 64 x 128 tiles, 1024-wide
-  // rows) on sizes that leave tails on every axis.
+  // rows) and the examples' benchmark blocks on sizes that leave tails on
+  // every axis.
   const std::map<std::string, std::map<std::string, int64_t>> small = {
       {"p02", {{"N0", 5000}}},
       {"p04", {{"N0", 300}, {"N1", 70}}},
@@ -93,7 +106,18 @@ TEST_CASE("emulated: the benchmark block sizes work on small problems", "[gpu][e
       {"p08", {{"N0", 2}, {"T", 2100}}},
       {"p09", {{"N0", 130}, {"T", 300}}},
       {"p10", {{"N0", 20}, {"H", 7}, {"W", 9}}},
-      {"p11", {{"N0", 130}, {"N1", 150}, {"MID", 70}}}};
+      {"p11", {{"N0", 130}, {"N1", 150}, {"MID", 70}}},
+      {"e1_v1", {{"M", 70}, {"N", 100}, {"K", 80}}},
+      {"e1_v1_128", {{"M", 70}, {"N", 100}, {"K", 80}}},
+      {"e1_v2", {{"M", 70}, {"N", 100}, {"K", 80}}},
+      {"e2", {{"R", 3}}},
+      {"e3", {{"R", 3}}},
+      {"e4_fused", {{"K", 70}, {"COUT", 100}, {"CIN", 256}}},
+      {"e4_fused_k100864", {{"K", 70}, {"COUT", 100}, {"CIN", 256}}},
+      {"e4_splitk", {{"K", 300}, {"COUT", 100}, {"CIN", 256}}},
+      {"e4_splitk_k100864", {{"K", 600}, {"COUT", 100}, {"CIN", 256}}},
+      {"e5_fwd", {{"R", 20}}},
+      {"e5_bwd", {{"R", 20}}}};
   for (tl::gpu::BenchCase c : tl::gpu::anchor_cases()) {
     puzzles::Params sizes;
     for (const auto& [n, v] : c.set.sizes.values()) sizes.add(n, small.at(c.name).count(n) ? small.at(c.name).at(n) : v);

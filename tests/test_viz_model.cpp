@@ -247,3 +247,24 @@ TEST_CASE("program status: clean, has findings, not traced") {
   CHECK(index.findings_at(0, 0) == std::vector<int>{0});
   CHECK(index.programs_with_findings() == std::vector<int>{0, 1});
 }
+
+TEST_CASE("the viewer's diff of E1's in-bounds wrong-stride twin is red everywhere, the correct e1_v2's all green") {
+  viz::ViewerDocument bad = viz::open_target("broken/interleaved_wrong_row_stride", viz::OpenOptions{});
+  REQUIRE(bad.puzzle);
+  const viz::OutputDiff& d = bad.puzzle->diff;
+  REQUIRE(d.available);
+  CHECK(d.shape == std::vector<int64_t>{64, 64});
+  CHECK(d.mismatch_count > 64 * 64 * 9 / 10);
+  CHECK(bad.puzzle->viewed.oob_loads + bad.puzzle->viewed.oob_stores == 0);
+  CHECK(bad.puzzle->viewed.never_written == 0);
+  int64_t red = 0;
+  for (int64_t i = 0; i < 64 * 64; ++i) red += viz::diff_color(d, i) == viz::diff_color(d, 0);
+  CHECK(red == d.mismatch_count);  // element 0 is wrong: every wrong element shares its colour
+  CHECK(bad.title.find("example e1_v2") != std::string::npos);
+
+  viz::ViewerDocument good = viz::open_target("e1_v2", viz::OpenOptions{});
+  REQUIRE(good.puzzle);
+  CHECK(good.puzzle->diff.available);
+  CHECK(good.puzzle->diff.mismatch_count == 0);
+  CHECK(good.puzzle->pass);
+}

@@ -53,6 +53,7 @@ std::shared_ptr<tl::Trace> empty_trace(const puzzles::Puzzle& p, const puzzles::
   };
   for (const puzzles::TensorDecl& in : p.inputs) add(in);
   add(p.output);
+  for (const puzzles::TensorDecl& out : p.extra_outputs) add(out);
   return t;
 }
 
@@ -63,7 +64,7 @@ ViewerDocument open_kernel(const puzzles::Puzzle& p, const tl::KernelDef& kernel
   if (!set) {
     std::string names;
     for (const puzzles::SizeSet& s : p.sets) names += (names.empty() ? "" : ", ") + s.name;
-    throw std::runtime_error("puzzle " + std::to_string(p.number) + " has no size set '" + set_name + "' (sets: " +
+    throw std::runtime_error(p.label() + " has no size set '" + set_name + "' (sets: " +
                              names + ")");
   }
   ViewerDocument d;
@@ -71,7 +72,7 @@ ViewerDocument open_kernel(const puzzles::Puzzle& p, const tl::KernelDef& kernel
   d.puzzle->explanation = explanation;
   if (d.puzzle->viewed.trace) d.trace = d.puzzle->viewed.trace;
   else d.trace = empty_trace(p, *set, kernel);
-  d.title = "puzzle " + std::to_string(p.number) + " " + p.id + " (" + label + "), set " + set->name + ", seed " +
+  d.title = (p.example ? p.label() : p.label() + " " + p.id) + " (" + label + "), set " + set->name + ", seed " +
             std::to_string(opt.seed);
   return d;
 }

@@ -17,5 +17,6 @@ BrokenKernel make_signed_shift_no_mask();        // b09_signed_shift_no_mask.cpp
 BrokenKernel make_loop_bound_one_block_short();  // b10_loop_bound_one_block_short.cpp
 BrokenKernel make_arange_not_power_of_two();     // b11_arange_not_power_of_two.cpp
 BrokenKernel make_dot_shape_mismatch();          // b12_dot_shape_mismatch.cpp
+BrokenKernel make_interleaved_wrong_row_stride();  // b13_interleaved_wrong_row_stride.cpp
 
 }  // namespace puzzles

@@ -22,6 +22,7 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_loop_bound_one_block_short());
     v.push_back(make_arange_not_power_of_two());
     v.push_back(make_dot_shape_mismatch());
+    v.push_back(make_interleaved_wrong_row_stride());
     return v;
   }();
   return list;

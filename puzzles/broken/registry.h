@@ -15,7 +15,7 @@ struct BrokenKernel {
   std::string name;         // "missing_load_mask"
   std::string title;        // one line: the mistake
   std::string explanation;  // one paragraph: the mistake, what it does, the fix
-  std::string puzzle_id;    // the puzzle whose inputs, sizes and reference it borrows
+  std::string puzzle_id;    // the puzzle (or example id) whose inputs, sizes and reference it borrows
   std::string set = "canonical";       // the size set that shows the mistake
   const tl::KernelDef* kernel = nullptr;
   std::string expected;     // one line: what `check` shows

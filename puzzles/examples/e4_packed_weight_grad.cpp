@@ -1,0 +1,191 @@
+// Example E4 — weight gradient straight from packed activations: the E3
+// unpack fused into the product dW = dY^T @ X. Two kernels: "e4_fused" (one
+// program per dW tile walks all of K) and "e4_splitk" (K cut into SPLIT_K
+// slices along grid axis 2, partial tiles added with atomic_add).
+#include "examples/example_common.h"
+#include "examples/example_defs.h"
+#include "tl.h"
+
+namespace puzzles {
+namespace {
+
+constexpr const char* kStatementFused = R"(Example E4 - weight gradient from packed activations, fused (e4_fused)
+
+Training a linear layer y = x W^T with the activation x kept packed (E2
+format, GROUP = 256, BITS = 2): dW = dY^T @ X, where X[K, CIN] is the
+dequantized activation and dY[K, COUT] the output gradient. CIN is a
+multiple of GROUP; G = CIN / GROUP groups per activation row; packed row
+k * G + g holds group g of activation row k, with its own scale and minimum.
+Each program owns a BM x BN tile of dW (BN divides GROUP, so the tile lies in
+one group); it walks K in steps of BK, loads the dY tile [BK, BM] and
+transposes it, loads the packed words covering its BN columns, unpacks and
+dequantizes them to a [BK, BN] bf16 tile, and accumulates a dot in f32.
+
+Math:        X[k, c] = code(P[k*G + c/GROUP, (c mod GROUP) / VPW], c mod VPW) * S[k*G + c/GROUP]
+                       + Mn[k*G + c/GROUP]
+             dW[o, c] = sum over k < K of dY[k, o] * X[k, c]
+Inputs:      dY: bf16[K, COUT], P: i32[K*G, NWORDS], S: bf16[K*G], Mn: bf16[K*G]
+Output:      dW: f32[COUT, CIN]
+Parameters:  (dY, P, S, Mn, dW, K, COUT, CIN | GROUP, BITS | BM, BN, BK)
+Grid:        (cdiv(COUT, BM), CIN / BN, 1); dW[o, c] belongs to (o / BM, c / BN, 0)
+Tolerance:   2e-2 relative (bf16 dot inputs)
+Benchmark:   K = 8192 and K = 100864, CIN = COUT = 768, BM = BN = 64, BK = 32
+)";
+
+constexpr const char* kStatementSplitK = R"(Example E4 - weight gradient from packed activations, split-K (e4_splitk)
+
+E4 (dW = dY^T @ X with X unpacked from the E2 format in registers) with the
+K range cut into SPLIT_K slices along grid axis 2: program (i, j, s) walks
+its slice of K (a multiple of BK long) and adds its partial BM x BN tile into
+dW with atomic_add. dW starts at zero (the harness zeroes it, as the
+training step would); a bf16 copy, if wanted, is a separate pass.
+
+Inputs:      dY: bf16[K, COUT], P: i32[K*G, NWORDS], S: bf16[K*G], Mn: bf16[K*G]
+Output:      dW: f32[COUT, CIN], zero before the launch
+Parameters:  (dY, P, S, Mn, dW, K, COUT, CIN | GROUP, BITS | BM, BN, BK, SPLIT_K)
+Grid:        (cdiv(COUT, BM), CIN / BN, SPLIT_K); dW[o, c] gets partial sums from
+             (o / BM, c / BN, s) for every s; (o / BM, c / BN, 0) is named its owner
+Tolerance:   2e-2 relative (bf16 dot inputs; float atomics add in any order)
+Benchmark:   K = 8192 (SPLIT_K = 8) and K = 100864 (SPLIT_K = 16), CIN = COUT = 768
+)";
+
+// dW tile += dY[k_lo:k_hi]^T @ X[k_lo:k_hi] for the program's tile, unpacking
+// X from the packed words in registers.
+tl::Tensor weight_grad_tile(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Int COUT, tl::Int CIN, const tl::Tensor& k_lo, const tl::Tensor& k_hi, int GROUP, int BITS, int BM, int BN,
+                            int BK) {
+  const int VPW = 32 / BITS, NWORDS = GROUP / VPW, QMAX = (1 << BITS) - 1;
+  auto outs = tl::program_id(0) * BM + tl::arange(0, BM);
+  auto out_ok = outs < COUT;
+  auto first_col = tl::program_id(1) * BN;  // BN divides GROUP: the tile lies in one group
+  auto groups = CIN / GROUP;
+  auto group = first_col / GROUP;
+  auto words = (first_col % GROUP) / VPW + tl::arange(0, BN / VPW);  // the words of the tile's columns
+  auto bit_shifts = tl::arange(0, VPW) * BITS;
+  auto acc = tl::zeros({BM, BN}, tl::f32);
+  for (auto k : tl::range(k_lo, k_hi, BK)) {
+    auto ks = k + tl::arange(0, BK);
+    auto k_ok = ks < k_hi;
+    auto dy = tl::load(dY + ks.col() * COUT + outs.row(), k_ok.col() & out_ok.row(), 0.0f);  // [BK, BM]
+    auto packed_rows = ks * groups + group;
+    auto packed = tl::load(P + packed_rows.col() * NWORDS + words.row(), k_ok.col(), 0);  // [BK, BN / VPW]
+    auto codes = tl::reshape((tl::expand_dims(packed, 2) >> bit_shifts) & QMAX, {BK, BN});  // mask after >>
+    auto scale = tl::load(S + packed_rows, k_ok, 0.0f).to(tl::f32);
+    auto xmin = tl::load(Mn + packed_rows, k_ok, 0.0f).to(tl::f32);
+    // fma: one rounding on both back ends; padded rows are exactly 0.
+    auto x = tl::fma(codes.to(tl::f32), scale.col(), xmin.col()).to(tl::bf16);
+    acc = tl::dot(tl::trans(dy), x, acc);
+  }
+  return acc;
+}
+
+void fused_kernel(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Ptr dW, tl::Int K, tl::Int COUT, tl::Int CIN,
+                  tl::Const GROUP, tl::Const BITS, tl::Const BM, tl::Const BN, tl::Const BK) {
+  auto acc = weight_grad_tile(dY, P, S, Mn, COUT, CIN, tl::scalar(0), K, GROUP, BITS, BM, BN, BK);
+  auto outs = tl::program_id(0) * BM + tl::arange(0, BM);
+  auto cols = tl::program_id(1) * BN + tl::arange(0, BN);
+  tl::store(dW + outs.col() * CIN + cols.row(), acc, (outs < COUT).col());
+}
+
+void split_k_kernel(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Ptr dW, tl::Int K, tl::Int COUT, tl::Int CIN,
+                    tl::Const GROUP, tl::Const BITS, tl::Const BM, tl::Const BN, tl::Const BK, tl::Const SPLIT_K) {
+  // Slices a whole number of BK steps long; the last ones may be short or empty.
+  auto slice = tl::cdiv(K, SPLIT_K * BK) * BK;
+  auto k_lo = tl::program_id(2) * slice;
+  auto k_hi = tl::minimum(k_lo + slice, K);
+  auto acc = weight_grad_tile(dY, P, S, Mn, COUT, CIN, k_lo, k_hi, GROUP, BITS, BM, BN, BK);
+  auto outs = tl::program_id(0) * BM + tl::arange(0, BM);
+  auto cols = tl::program_id(1) * BN + tl::arange(0, BN);
+  tl::atomic_add(dW + outs.col() * CIN + cols.row(), acc, (outs < COUT).col());
+}
+
+std::vector<double> reference(const SizeSet& s, const std::vector<tl::Buffer>& in) {
+  const examples::PackFormat f = examples::pack_format(s);
+  const int64_t k_size = s["K"], cout = s["COUT"], cin = s["CIN"], groups = cin / f.group;
+  const int32_t* p = in[1].as<int32_t>();
+  std::vector<double> x(static_cast<size_t>(k_size * cin));
+  for (int64_t k = 0; k < k_size; ++k)
+    for (int64_t c = 0; c < cin; ++c) {
+      const int64_t row = k * groups + c / f.group, in_group = c % f.group;
+      const int64_t code = f.code(p[row * f.words() + in_group / f.vpw()], in_group % f.vpw());
+      x[static_cast<size_t>(k * cin + c)] = double(code) * examples::bf16_at(in[2], row) + examples::bf16_at(in[3], row);
+    }
+  std::vector<double> dw(static_cast<size_t>(cout * cin), 0.0);
+  for (int64_t k = 0; k < k_size; ++k)
+    for (int64_t o = 0; o < cout; ++o) {
+      const double dy = examples::bf16_at(in[0], k * cout + o);
+      double* out_row = &dw[static_cast<size_t>(o * cin)];
+      const double* x_row = &x[static_cast<size_t>(k * cin)];
+      for (int64_t c = 0; c < cin; ++c) out_row[c] += dy * x_row[c];
+    }
+  return dw;
+}
+
+SizeSet set(std::string name, int64_t k, int64_t cout, int64_t cin, int64_t bm, int64_t bn, int64_t bk,
+            int64_t split_k, std::string stresses, bool large = false) {
+  Params blocks{{"BM", bm}, {"BN", bn}, {"BK", bk}};
+  if (split_k > 0) blocks.add("SPLIT_K", split_k);
+  return examples::make_set(std::move(name), {{"K", k}, {"COUT", cout}, {"CIN", cin}}, {{"GROUP", 256}, {"BITS", 2}},
+                            blocks, std::move(stresses),
+                            [](const SizeSet& s) {
+                              return std::array<int64_t, 3>{examples::cdiv(s["COUT"], s["BM"]), s["CIN"] / s["BN"],
+                                                            s.blocks.has("SPLIT_K") ? s["SPLIT_K"] : 1};
+                            },
+                            large);
+}
+
+// split_k 0: the fused kernel's sets (no SPLIT_K block).
+std::vector<SizeSet> sets(int64_t split_small, int64_t split_bench, int64_t split_large) {
+  return {set("canonical", 64, 64, 256, 32, 32, 16, split_small, "one group per row; two K steps"),
+          set("e4a", 72, 80, 512, 32, 64, 32, split_small ? 3 : 0, "two groups per row; COUT and K tails"),
+          set("e4b", 40, 24, 768, 64, 64, 32, split_small, "COUT below one block; three groups"),
+          set("bench", 8192, 768, 768, 64, 64, 32, split_bench, "benchmark size, K = 8192 (GPU)", true),
+          set("bench_k100864", 100864, 768, 768, 64, 64, 32, split_large, "benchmark size, K = 100864 (GPU)", true)};
+}
+
+Puzzle common(std::string id, std::string title, const char* statement) {
+  Puzzle p;
+  p.example = true;
+  p.id = std::move(id);
+  p.title = std::move(title);
+  p.statement = statement;
+  p.tolerance = 2e-2;
+  p.inputs = {{"dY", tl::bf16, dims({"K", "COUT"})},
+              {"P", tl::i32,
+               [](const SizeSet& s) {
+                 return std::vector<int64_t>{s["K"] * (s["CIN"] / s["GROUP"]), examples::pack_format(s).words()};
+               }},
+              {"S", tl::bf16, [](const SizeSet& s) { return std::vector<int64_t>{s["K"] * (s["CIN"] / s["GROUP"])}; },
+               examples::fill_positive_scale},
+              {"Mn", tl::bf16, [](const SizeSet& s) { return std::vector<int64_t>{s["K"] * (s["CIN"] / s["GROUP"])}; }}};
+  p.output = {"dW", tl::f32, dims({"COUT", "CIN"})};
+  p.output_axes = {0, 1};
+  p.owner = [](const SizeSet& s, const std::vector<int64_t>& i) {
+    return std::array<int64_t, 3>{i[0] / s["BM"], i[1] / s["BN"], 0};
+  };
+  p.reference = reference;
+  return p;
+}
+
+}  // namespace
+
+Puzzle make_e4_fused() {
+  static const tl::KernelDef kernel("e4_weight_grad_fused", fused_kernel,
+                                    {"dY", "P", "S", "Mn", "dW", "K", "COUT", "CIN", "GROUP", "BITS", "BM", "BN", "BK"});
+  Puzzle p = common("e4_fused", "Weight gradient from packed activations, fused", kStatementFused);
+  p.sets = sets(0, 0, 0);
+  p.solution = p.stub = &kernel;
+  return p;
+}
+
+Puzzle make_e4_split_k() {
+  static const tl::KernelDef kernel(
+      "e4_weight_grad_split_k", split_k_kernel,
+      {"dY", "P", "S", "Mn", "dW", "K", "COUT", "CIN", "GROUP", "BITS", "BM", "BN", "BK", "SPLIT_K"});
+  Puzzle p = common("e4_splitk", "Weight gradient from packed activations, split-K with atomic_add", kStatementSplitK);
+  p.output.zero_init = true;
+  p.sets = sets(2, 8, 16);
+  p.solution = p.stub = &kernel;
+  return p;
+}
+
+}  // namespace puzzles
