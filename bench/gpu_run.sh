@@ -79,7 +79,6 @@ if want examples; then
   # The examples of EXAMPLES.md: small sets (3 seeds) and their benchmark-size
   # sets (first seed only; the interpreter's side of those takes minutes).
   run_logged check_examples_gpu 3000 "$TS" check --examples --gpu
-  run_logged check_examples_gpu_json 3000 "$TS" check --examples --gpu --json
   grep -E "kernels match|SKIP|DIFFERS|ERROR|FAIL" "$OUT/check_examples_gpu.log" | tee -a "$SUMMARY"
 fi
 
