@@ -23,8 +23,10 @@ std::string without_location(const std::string& message) {
 }
 
 std::string at_launch(const Kernel& k, const std::source_location& where, const std::string& message) {
-  return tl::format_diagnostic(loc_of(where), "error", message) + "\n" +
-         tl::format_diagnostic(k.def().loc(), "note", "kernel '" + k.name() + "' is declared here");
+  // The declaration's line only (GCC places it at the declaration's last
+  // line, which would make a quoted source line misleading).
+  return tl::format_diagnostic(loc_of(where), "error", message) + "\n" + k.def().loc().str() + ": note: kernel '" +
+         k.name() + "' is declared here";
 }
 
 std::string options_problem(const Kernel& k, const Grid& grid, const Options& o) {

@@ -392,3 +392,22 @@ TEST_CASE("the README's worked example is the consumer project's source", "[api]
   const std::string body = example.substr(example.find("#include <tilescope/tilescope.h>"));
   CHECK(contains(readme, body));
 }
+
+// Hidden from the default run: needs a display. CTest runs it under Xvfb
+// (tests/CMakeLists.txt) where the viewer is built.
+TEST_CASE("view opens the viewer on a launch's trace (a screenshot under Xvfb)", "[.display]") {
+  AddOne a(100);
+  tilescope::Options o;
+  o.trace = tilescope::Tracing::Full;
+  const tilescope::Result r = tilescope::launch(add_one_kernel, {4}, {a.x, a.z, 100, 32, 0}, o);
+  REQUIRE(std::getenv("DISPLAY") != nullptr);
+  const std::string png = "api_view_screenshot.png";
+  std::filesystem::remove(png);
+  tilescope::ViewOptions v;
+  v.screenshot = png;
+  v.program = tilescope::Program{3, 0, 0};
+  const tilescope::Status s = tilescope::view(r, v);
+  INFO(s.message);
+  CHECK(s);
+  CHECK(std::filesystem::file_size(png) > 1000);
+}
