@@ -159,7 +159,7 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
     CHECK(has(src, "= 0.0f;  // tl::: masked lanes return 0"));
     CHECK(has(src, "ts_atomic_add("));
   }
-  SECTION("tf32 dot rounds like the interpreter") {
+  SECTION("tf32 dot rounds its inputs like the interpreter, then runs on tensor cores") {
     tl::Buffer m("m", tl::DType::f32, {256});
     std::string src = cuda_of(+[](tl::Ptr x, tl::Ptr z) {
       auto r = tl::arange(0, 16);
@@ -167,7 +167,7 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
       tl::store(z + r.col() * 16 + r.row(), tl::dot(t, t));
     }, {m, m});
     CHECK(has(src, "ts_tf32("));
-    CHECK(has(src, "= __fadd_rn(acc[s], __fmul_rn("));
+    CHECK(has(src, "ts_mma_tf32(c[i][j], fa[i], fb[j])"));
     CHECK(has(src, "__syncthreads();"));
   }
   SECTION("loops keep Python's range semantics") {
