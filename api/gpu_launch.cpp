@@ -11,6 +11,7 @@
 #include "device_runtime.h"
 #include "driver_api.h"
 #include "gpu_compare.h"
+#include "wire.h"
 #endif
 
 namespace tilescope::detail {
@@ -45,40 +46,24 @@ struct Reply {
   std::vector<double> times_ms;
 };
 
-void put_string(std::string& out, const std::string& s) {
-  const uint64_t n = s.size();
-  out.append(reinterpret_cast<const char*>(&n), sizeof n);
-  out += s;
-}
-
-bool get_string(const std::string& in, size_t& at, std::string& s) {
-  uint64_t n = 0;
-  if (in.size() - at < sizeof n) return false;
-  std::memcpy(&n, in.data() + at, sizeof n);
-  at += sizeof n;
-  if (in.size() - at < n) return false;
-  s = in.substr(at, n);
-  at += n;
-  return true;
-}
-
 std::string encode(const Reply& r) {
   std::string out;
-  put_string(out, r.device);
-  put_string(out, std::to_string(r.buffers.size()));
-  for (const std::string& b : r.buffers) put_string(out, b);
-  put_string(out, std::string(reinterpret_cast<const char*>(r.times_ms.data()), r.times_ms.size() * sizeof(double)));
+  tl::gpu::wire::put(out, r.device);
+  tl::gpu::wire::put(out, static_cast<uint64_t>(r.buffers.size()));
+  for (const std::string& b : r.buffers) tl::gpu::wire::put(out, b);
+  tl::gpu::wire::put(out, std::string(reinterpret_cast<const char*>(r.times_ms.data()), r.times_ms.size() * sizeof(double)));
   return out;
 }
 
 bool decode(const std::string& in, Reply& r) {
-  size_t at = 0;
-  std::string count, times;
-  if (!get_string(in, at, r.device) || !get_string(in, at, count)) return false;
-  r.buffers.resize(std::stoul(count));
+  tl::gpu::wire::Reader rd(in);
+  uint64_t count = 0;
+  std::string times;
+  if (!rd.str(r.device) || !rd.u64(count) || count > in.size()) return false;
+  r.buffers.resize(count);
   for (std::string& b : r.buffers)
-    if (!get_string(in, at, b)) return false;
-  if (!get_string(in, at, times) || times.size() % sizeof(double)) return false;
+    if (!rd.str(b)) return false;
+  if (!rd.str(times) || times.size() % sizeof(double)) return false;
   r.times_ms.resize(times.size() / sizeof(double));
   std::memcpy(r.times_ms.data(), times.data(), times.size());
   return true;

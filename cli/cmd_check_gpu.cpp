@@ -34,7 +34,7 @@ std::string json_string(const std::string& s) { return nlohmann::json(s).dump();
 int compile_only(const std::vector<CheckTarget>& targets, const puzzles::CheckOptions& opt, bool stub,
                  const tl::gpu::CodegenOptions& cg, tl::gpu::CubinCache* cache, const std::string& why, bool json) {
   int compiled = 0, failed = 0;
-  std::string failures;
+  nlohmann::json failures = nlohmann::json::array();
   tl::gpu::CompileOptions co;
   for (const CheckTarget& t : targets) {
     const tl::KernelDef& k = t.broken ? *t.broken->kernel : stub ? *t.puzzle->stub : *t.puzzle->solution;
@@ -50,14 +50,16 @@ int compile_only(const std::vector<CheckTarget>& targets, const puzzles::CheckOp
         // The interpreter's check reports build errors.
       } catch (const std::exception& e) {
         ++failed;
-        if (json) failures += (failures.empty() ? "" : ", ") + json_string(k.name() + " (set " + set.name + "): " + e.what());
+        if (json) failures.push_back(k.name() + " (set " + set.name + "): " + e.what());
         else std::printf("%2d %s (set %s): %s\n", t.puzzle->number, k.name().c_str(), set.name.c_str(), e.what());
       }
     }
   }
-  if (json)
-    std::printf("{\"device\": null, \"skipped\": %s, \"compiled\": %d, \"arch\": %s, \"compile_failures\": [%s]}\n",
-                json_string(why).c_str(), compiled, json_string(co.arch).c_str(), failures.c_str());
+  if (json) {
+    nlohmann::json j = {{"device", nullptr}, {"skipped", why}, {"compiled", compiled}, {"arch", co.arch},
+                        {"compile_failures", failures}};
+    std::printf("%s\n", j.dump().c_str());
+  }
   else
     std::printf("compiled %d kernel specialization%s with NVRTC for %s (not run)%s\n", compiled,
                 compiled == 1 ? "" : "s", co.arch.c_str(), failed ? "; some did not compile" : "");

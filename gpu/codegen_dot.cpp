@@ -113,19 +113,14 @@ void Emitter::dot_mma_tf32(const ir::Instr& in) {
 
 void Emitter::dot(const ir::Instr& in) {
   const int a = in.args[0], b = in.args[1], dst = in.dst;
-  {
-    const ir::Shape& as = type(a).shape;
-    const size_t r = as.size();
-    const int64_t M = as[r - 2], K = as[r - 1], N = type(b).shape[r - 1];
-    if (type(a).dtype == DType::f32 && in.precision == ir::Precision::tf32 && M % 16 == 0 && N % 8 == 0 &&
-        K % 8 == 0 && !opt_.scalar_dots)
-      return dot_mma_tf32(in);
-  }
   const ir::Shape& as = type(a).shape;
   const ir::Shape& bs = type(b).shape;
   const size_t r = as.size();
   const int64_t batch = r == 3 ? as[0] : 1, M = as[r - 2], K = as[r - 1], N = bs[r - 1];
   const DType d = type(a).dtype, out = type(dst).dtype;
+  if (d == DType::f32 && in.precision == ir::Precision::tf32 && M % 16 == 0 && N % 8 == 0 && K % 8 == 0 &&
+      !opt_.scalar_dots)
+    return dot_mma_tf32(in);
   const bool eight = d == DType::i8 || d == DType::u8;
   const std::string c = eight ? "int32_t" : d == DType::f64 ? "double" : "float";
   const int64_t csize = d == DType::f64 ? 8 : 4;

@@ -114,6 +114,8 @@ class Emitter {
   // expression of scalars, constants and the coordinates; nullopt when `r`
   // is not pure index arithmetic (a load, a reduction, a reassigned value).
   std::optional<std::string> remat(int r, const std::vector<std::string>& coords, int depth) const;
+  // The same for the value instruction `in` computes.
+  std::optional<std::string> remat_instr(const ir::Instr& in, const std::vector<std::string>& coords, int depth) const;
   // Emits a broadcast/reshape/permute by rematerialization if it can.
   bool try_remat_move(const ir::Instr& in);
 
@@ -134,7 +136,7 @@ class Emitter {
   std::ostringstream body_;
   int indent_ = 1;
   std::vector<int> def_count_;
-  std::vector<const ir::Instr*> def_of_;  // each register's (last) defining instruction
+  std::vector<const ir::Instr*> def_of_;  // each register's defining instruction (the last, if several)
   std::vector<bool> declared_;
   int64_t smem_bytes_ = 0;
   bool uses_tid_ = false;

@@ -17,9 +17,14 @@ constexpr size_t kMaxLength = 800;
 
 std::optional<std::string> Emitter::remat(int r, const std::vector<std::string>& coords, int depth) const {
   if (depth > kMaxDepth || def_count_[r] != 1 || !def_of_[r]) return std::nullopt;
-  const ir::Instr& in = *def_of_[r];
+  if (type(r).shape.empty()) return name(r);  // a 0-d value is one variable, the same in every thread
+  return remat_instr(*def_of_[r], coords, depth);
+}
+
+std::optional<std::string> Emitter::remat_instr(const ir::Instr& in, const std::vector<std::string>& coords,
+                                                int depth) const {
+  const int r = in.dst;
   const ir::Shape& shape = type(r).shape;
-  if (shape.empty()) return name(r);  // a 0-d value is one variable, the same in every thread
   using ir::Op;
   switch (in.op) {
     case Op::Arange:
@@ -71,21 +76,14 @@ std::optional<std::string> Emitter::remat(int r, const std::vector<std::string>&
 bool Emitter::try_remat_move(const ir::Instr& in) {
   const ir::Shape& ds = type(in.dst).shape;
   const TileLayout ld = layout(in.dst);
-  // The destination's own definition, read at each of its elements.
-  auto coords_of = [&](const std::string& e) {
+  // The move itself, read at each of its destination's elements.
+  auto at_element = [&](const std::string& e) {
     std::vector<std::string> c(ds.size());
     for (size_t i = 0; i < ds.size(); ++i) c[i] = coordinate(e, ds, i);
-    return c;
+    return remat_instr(in, c, 0);
   };
-  const ir::Instr* saved = def_of_[in.dst];
-  def_of_[in.dst] = &in;
-  std::optional<std::string> probe = remat(in.dst, coords_of("e"), 0);
-  if (!probe) {
-    def_of_[in.dst] = saved;
-    return false;
-  }
-  assign(in.dst, [&](const std::string& s) { return *remat(in.dst, coords_of(element(ld, s)), 0); });
-  def_of_[in.dst] = saved;
+  if (!at_element("e")) return false;
+  assign(in.dst, [&](const std::string& s) { return *at_element(element(ld, s)); });
   return true;
 }
 

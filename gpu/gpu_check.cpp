@@ -16,41 +16,14 @@
 #include "error.h"
 #include "harness.h"
 #include "inputs.h"
+#include "wire.h"
 
 namespace tl::gpu {
 
 namespace {
 
-// ---- What the GPU process sends back: length-prefixed fields ----------------------
-
-void put(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
-void put(std::string& out, const std::string& s) {
-  put(out, static_cast<uint64_t>(s.size()));
-  out += s;
-}
-
-class Reader {
- public:
-  explicit Reader(const std::string& s) : s_(s) {}
-  bool done() const { return at_ >= s_.size(); }
-  bool u64(uint64_t& v) {
-    if (at_ + 8 > s_.size()) return false;
-    std::memcpy(&v, s_.data() + at_, 8);
-    at_ += 8;
-    return true;
-  }
-  bool str(std::string& v) {
-    uint64_t n;
-    if (!u64(n) || at_ + n > s_.size()) return false;
-    v.assign(s_, at_, n);
-    at_ += n;
-    return true;
-  }
-
- private:
-  const std::string& s_;
-  size_t at_ = 0;
-};
+using wire::put;
+using wire::Reader;
 
 // One (set, seed) run, prepared in this process before any GPU work.
 struct PlannedRun {

@@ -4,11 +4,11 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 
 #include "child_process.h"
 #include "driver_api.h"
+#include "wire.h"
 
 namespace tl::gpu {
 
@@ -92,35 +92,33 @@ std::vector<char> compile_here(const std::string& source, const std::string& ker
 }
 
 
-// The child's answer: 'C' and the cubin, or 'E', the message's length (8
-// bytes), the message and NVRTC's log.
-std::string encode_error(const CompileError& e) {
-  std::string out = "E";
-  uint64_t n = std::strlen(e.what());
-  out.append(reinterpret_cast<const char*>(&n), 8);
-  return out + e.what() + e.log();
-}
-
 std::vector<char> compile_in_child(const std::string& source, const std::string& kernel_name,
                                    const CompileOptions& opt, const std::string& source_path) {
+  // The child's answer: 1 and the cubin, or 0, the message and NVRTC's log.
   ChildOutcome out = run_in_child([&] {
+    std::string answer;
     try {
       std::vector<char> cubin = compile_here(source, kernel_name, opt, source_path);
-      return "C" + std::string(cubin.begin(), cubin.end());
+      wire::put(answer, 1);
+      wire::put(answer, std::string(cubin.begin(), cubin.end()));
     } catch (const CompileError& e) {
-      return encode_error(e);
+      wire::put(answer, 0);
+      wire::put(answer, e.what());
+      wire::put(answer, e.log());
     }
+    return answer;
   });
-  const std::string& p = out.payload;
-  if (!out.completed || p.empty())
+  if (!out.completed)
     throw CompileError("NVRTC could not compile kernel " + kernel_name + ": the compiler process failed (" +
-                           (out.failure.empty() ? std::string("it sent nothing") : out.failure) + ")",
+                           out.failure + ")",
                        "");
-  if (p[0] == 'C') return std::vector<char>(p.begin() + 1, p.end());
-  uint64_t n = 0;
-  if (p.size() < 9 || (std::memcpy(&n, p.data() + 1, 8), n > p.size() - 9))
+  wire::Reader rd(out.payload);
+  uint64_t ok = 0;
+  std::string first, log;
+  if (!rd.u64(ok) || !rd.str(first) || (!ok && !rd.str(log)))
     throw CompileError("NVRTC could not compile kernel " + kernel_name + ": the compiler process sent a garbled answer", "");
-  throw CompileError(p.substr(9, n), p.substr(9 + n));
+  if (!ok) throw CompileError(first, log);
+  return std::vector<char>(first.begin(), first.end());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "device_runtime.h"
 #include "harness.h"
 #include "inputs.h"
+#include "wire.h"
 
 namespace tl::gpu {
 
@@ -28,7 +29,7 @@ GpuLaunchValues run_puzzle_launch_on_gpu(const puzzles::Puzzle& p, const tl::Ker
   all.push_back(&bufs.output);
 
   // The child sends the device's name, then every buffer's bytes in order.
-  ChildOutcome child = run_in_child_streaming([&](const std::function<void(const std::string&)>& send) {
+  ChildOutcome child = run_in_child([&] {
     CudaDriver d;
     const std::string device = d.device().str();
     CompileOptions co;
@@ -37,29 +38,30 @@ GpuLaunchValues run_puzzle_launch_on_gpu(const puzzles::Puzzle& p, const tl::Ker
     LoweredKernel lowered = lower(*ir, codegen);
     LoadedKernel k(d, cache.get(lowered, co), lowered);
     run_on_device(d, k, *ir, puzzles::grid_for(set), args);
-    send(device);
-    for (const Buffer* b : all) send(std::string(reinterpret_cast<const char*>(b->data()), b->size_bytes()));
+    std::string answer;
+    wire::put(answer, device);
+    for (const Buffer* b : all) wire::put(answer, std::string(reinterpret_cast<const char*>(b->data()), b->size_bytes()));
+    return answer;
   });
   if (!child.completed) {
     out.error = child.failure;
     return out;
   }
-  // Pieces arrive concatenated: the device name is what precedes the buffers.
-  size_t bytes = 0;
-  for (const Buffer* b : all) bytes += b->size_bytes();
-  if (child.payload.size() < bytes) {
-    out.error = "the GPU process sent too little";
+  wire::Reader rd(child.payload);
+  std::vector<std::string> bytes(all.size());
+  bool complete = rd.str(out.device);
+  for (size_t i = 0; i < all.size() && complete; ++i) complete = rd.str(bytes[i]) && bytes[i].size() == all[i]->size_bytes();
+  if (!complete) {
+    out.error = "the GPU process sent a malformed answer";
     return out;
   }
-  out.device = child.payload.substr(0, child.payload.size() - bytes);
-  size_t at = out.device.size();
-  for (Buffer* b : all) {
-    std::memcpy(b->data(), child.payload.data() + at, b->size_bytes());
-    at += b->size_bytes();
+  for (size_t i = 0; i < all.size(); ++i) {
+    Buffer* b = all[i];
+    std::memcpy(b->data(), bytes[i].data(), b->size_bytes());
     BufferValues v;
     v.name = b->name();
     v.values.resize(static_cast<size_t>(b->extent()));
-    for (int64_t i = 0; i < b->extent(); ++i) v.values[static_cast<size_t>(i)] = b->get(i);
+    for (int64_t e = 0; e < b->extent(); ++e) v.values[static_cast<size_t>(e)] = b->get(e);
     out.buffers.push_back(std::move(v));
   }
   out.ok = true;

@@ -141,12 +141,7 @@ SizeSet set(std::string name, int64_t m, int64_t n, int64_t k, int64_t bm, int64
 }
 
 Puzzle common(std::string id, std::string title, const char* statement) {
-  Puzzle p;
-  p.example = true;
-  p.id = std::move(id);
-  p.title = std::move(title);
-  p.statement = statement;
-  p.tolerance = kTolerance;
+  Puzzle p = examples::example_puzzle(std::move(id), std::move(title), statement, kTolerance);
   p.output = {"D", tl::f32, dims({"M", "N"})};
   p.output_axes = {0, 1};
   p.owner = [](const SizeSet& s, const std::vector<int64_t>& i) {

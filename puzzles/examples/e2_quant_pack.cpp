@@ -114,12 +114,7 @@ std::vector<SizeSet> packed_row_sets() {
 
 Puzzle make_e2_quant_pack() {
   static const tl::KernelDef kernel("e2_quant_pack", quant_pack_kernel, {"X", "P", "S", "Mn", "R", "GROUP", "BITS"});
-  Puzzle p;
-  p.example = true;
-  p.id = "e2";
-  p.title = "Quantize and pack per group";
-  p.statement = kStatement;
-  p.tolerance = 0;  // integer output: exact
+  Puzzle p = examples::example_puzzle("e2", "Quantize and pack per group", kStatement, 0);  // integer output: exact
   p.inputs = {{"X", tl::bf16, dims({"R", "GROUP"})}};
   p.output = {"P", tl::i32, [](const SizeSet& s) { return std::vector<int64_t>{s["R"], examples::pack_format(s).words()}; }};
   p.extra_outputs = {{"S", tl::bf16, dims({"R"}), {}, false, 1e-3}, {"Mn", tl::bf16, dims({"R"}), {}, false, 1e-3}};

@@ -55,12 +55,7 @@ std::vector<double> reference(const SizeSet& s, const std::vector<tl::Buffer>& i
 
 Puzzle make_e3_dequant_unpack() {
   static const tl::KernelDef kernel("e3_dequant_unpack", dequant_unpack_kernel, {"P", "S", "Mn", "Y", "R", "GROUP", "BITS"});
-  Puzzle p;
-  p.example = true;
-  p.id = "e3";
-  p.title = "Unpack and dequantize";
-  p.statement = kStatement;
-  p.tolerance = 5e-3;
+  Puzzle p = examples::example_puzzle("e3", "Unpack and dequantize", kStatement, 5e-3);
   p.inputs = {{"P", tl::i32, [](const SizeSet& s) { return std::vector<int64_t>{s["R"], examples::pack_format(s).words()}; }},
               {"S", tl::bf16, dims({"R"}), examples::fill_positive_scale},
               {"Mn", tl::bf16, dims({"R"})}};

@@ -143,12 +143,7 @@ std::vector<SizeSet> sets(int64_t split_small, int64_t split_bench, int64_t spli
 }
 
 Puzzle common(std::string id, std::string title, const char* statement) {
-  Puzzle p;
-  p.example = true;
-  p.id = std::move(id);
-  p.title = std::move(title);
-  p.statement = statement;
-  p.tolerance = 2e-2;
+  Puzzle p = examples::example_puzzle(std::move(id), std::move(title), statement, 2e-2);
   p.inputs = {{"dY", tl::bf16, dims({"K", "COUT"})},
               {"P", tl::i32,
                [](const SizeSet& s) {

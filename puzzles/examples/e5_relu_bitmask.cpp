@@ -105,12 +105,7 @@ SizeSet set(std::string name, int64_t rows, int64_t br, std::string stresses, bo
 }
 
 Puzzle common(std::string id, std::string title, const char* statement) {
-  Puzzle p;
-  p.example = true;
-  p.id = std::move(id);
-  p.title = std::move(title);
-  p.statement = statement;
-  p.tolerance = 0;  // exact
+  Puzzle p = examples::example_puzzle(std::move(id), std::move(title), statement, 0);  // exact
   p.output_axes = {0, -1};
   p.owner = [](const SizeSet& s, const std::vector<int64_t>& i) { return std::array<int64_t, 3>{i[0] / s["BR"], 0, 0}; };
   p.sets = {set("canonical", 37, 8, "last block of rows partly masked"), set("e5a", 3200, 16, "EXAMPLES.md small size"),

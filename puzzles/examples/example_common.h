@@ -38,6 +38,17 @@ struct PackFormat {
 };
 inline PackFormat pack_format(const SizeSet& s) { return {s["GROUP"], s["BITS"]}; }
 
+// The fields every example sets alike; the caller adds buffers and sets.
+inline Puzzle example_puzzle(std::string id, std::string title, const char* statement, double tolerance) {
+  Puzzle p;
+  p.example = true;
+  p.id = std::move(id);
+  p.title = std::move(title);
+  p.statement = statement;
+  p.tolerance = tolerance;
+  return p;
+}
+
 // A bf16 element of an input buffer, widened exactly.
 inline double bf16_at(const tl::Buffer& b, int64_t i) { return tl::bf16_to_float(b.as<uint16_t>()[i]); }
 // The value a bf16 store of the f32 value `v` keeps.
