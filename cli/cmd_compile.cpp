@@ -2,6 +2,9 @@
 #include <cstdio>
 
 #include "args.h"
+#ifdef TILESCOPE_HAVE_GPU
+#include "bench_cases.h"
+#endif
 #include "commands.h"
 #include "compile_cuda.h"
 #include "error.h"
@@ -19,6 +22,7 @@ int cmd_compile(int argc, char** argv, int first) {
       {"every-load", false, "", "with --cuda: keep every load, even unused ones (as gpu-run --every-load)"},
       {"stub", false, "", "the learner stub instead of the reference solution"},
       {"set", true, "NAME", "the size set whose constants specialize the kernel (default canonical)"},
+      {"bench", true, "CASE", "the sizes and blocks of a `tilescope bench` case instead (p11, e1_v1_128, ...)"},
       {"no-lines", false, "", "leave out the kernel line of each instruction"},
       {"help", false, "", "show this help"},
   };
@@ -38,6 +42,24 @@ int cmd_compile(int argc, char** argv, int first) {
   const puzzles::Puzzle& p = *t.puzzle;
   std::string set_name = args.value("set").value_or(t.broken ? t.broken->set : "canonical");
   const puzzles::SizeSet* set = puzzles::find_set(p, set_name);
+  // A benchmark case's sizes: the code `bench --gpu` times, to read or to
+  // feed to ptxas for its register count.
+#ifdef TILESCOPE_HAVE_GPU
+  std::vector<tl::gpu::BenchCase> cases;
+  if (auto c = args.value("bench")) {
+    if (args.value("set")) throw UsageError("--bench and --set both choose the sizes; give one");
+    cases = tl::gpu::anchor_cases();
+    std::string names;
+    set = nullptr;
+    for (const tl::gpu::BenchCase& b : cases) {
+      names += (names.empty() ? "" : ", ") + b.name;
+      if (b.name == *c && b.puzzle == &p) set = &b.set;
+    }
+    if (!set) throw UsageError("no benchmark case '" + *c + "' for this kernel; the cases are " + names);
+  }
+#else
+  if (args.value("bench")) throw UsageError("--bench needs the GPU back end, which this build leaves out");
+#endif
   if (!set) throw UsageError("puzzle " + std::to_string(p.number) + " has no size set '" + set_name + "'");
   const tl::KernelDef& k = t.broken ? *t.broken->kernel : args.flag("stub") ? *p.stub : *p.solution;
   puzzles::RunBuffers bufs = puzzles::make_buffers(p, *set, 0);

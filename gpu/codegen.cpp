@@ -33,9 +33,51 @@ std::string cuda_memory_type(DType d) { return d == DType::i1 ? "uint8_t" : cuda
 
 namespace detail {
 
+int64_t TileLayout::element_of(int64_t slot, int64_t t) const {
+  if (!mma) return n >= threads ? slot * threads + t : t % n;
+  const int64_t w = t / 32, g = (t % 32) / 4, q = t % 4, step = slot / 4, v = slot % 4;
+  const int64_t row = w / wn * tm * 16 + step / tn * 16 + g + v / 2 * 8;
+  const int64_t col = w % wn * tn * 8 + step % tn * 8 + 2 * q + v % 2;
+  return row * cols + col;
+}
+
 int64_t TileLayout::slot_of(int64_t e, int64_t t) const {
-  if (n >= threads) return e % threads == t ? e / threads : -1;
-  return t % n == e ? 0 : -1;
+  if (!mma) {
+    if (n >= threads) return e % threads == t ? e / threads : -1;
+    return t % n == e ? 0 : -1;
+  }
+  const int64_t row = e / cols, col = e % cols, w = t / 32;
+  if (row / (tm * 16) != w / wn || col / (tn * 8) != w % wn) return -1;
+  const int64_t r = row % (tm * 16), c = col % (tn * 8);
+  if (r % 8 != (t % 32) / 4 || c % 8 / 2 != t % 4) return -1;
+  return (r / 16 * tn + c / 8) * 4 + r % 16 / 8 * 2 + c % 2;
+}
+
+std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads) {
+  if (s.size() < 2 || s.size() > 3 || (s.size() == 3 && s[0] != 1)) return std::nullopt;
+  const int64_t M = s[s.size() - 2], N = s.back(), warps = threads / 32;
+  if (M % 16 != 0 || N % 8 != 0) return std::nullopt;
+  TileLayout l;
+  l.threads = threads;
+  l.scalar = false;
+  l.mma = true;
+  l.n = M * N;
+  l.cols = N;
+  // Split the warps over rows and columns, keeping each warp's tile as
+  // square as the 16 x 8 steps allow (fewer fragment loads per step).
+  int64_t wm = 1, wn = 1;
+  while (wm * wn < warps) {
+    const bool can_m = M / (2 * wm) >= 16, can_n = N / (2 * wn) >= 8;
+    if (can_m && (M / wm >= N / wn || !can_n)) wm *= 2;
+    else if (can_n) wn *= 2;
+    else return std::nullopt;  // too small a tile for this many warps
+  }
+  l.wm = static_cast<int>(wm);
+  l.wn = static_cast<int>(wn);
+  l.tm = static_cast<int>(M / wm / 16);
+  l.tn = static_cast<int>(N / wn / 8);
+  l.slots = l.n / threads;
+  return l;
 }
 
 std::vector<int64_t> row_major_strides(const ir::Shape& s) {
@@ -98,6 +140,7 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
     throw CodegenError("num_warps must be a power of two between 1 and 32, got " + std::to_string(opt.num_warps));
   def_of_.assign(k.regs.size(), nullptr);
   count_defs(k.body, def_count_, def_of_);
+  assign_layouts();
 }
 
 std::string Emitter::function_name() const {
@@ -224,10 +267,15 @@ TileLayout Emitter::layout_of(const ir::Shape& s) const {
   return l;
 }
 
-TileLayout Emitter::layout(int r) const { return layout_of(type(r).shape); }
+TileLayout Emitter::layout(int r) const {
+  auto c = converted_.find(r);
+  return c == converted_.end() ? layouts_[r] : c->second.second;
+}
 
 std::string Emitter::at(int r, const std::string& slot) const {
-  return layout(r).scalar ? name(r) : name(r) + "[" + slot + "]";
+  if (layouts_[r].scalar) return name(r);
+  auto c = converted_.find(r);
+  return (c == converted_.end() ? name(r) : c->second.first) + "[" + slot + "]";
 }
 
 std::string Emitter::reg_type(int r) const {
@@ -261,6 +309,16 @@ void Emitter::assign(int dst, const std::function<std::string(const std::string&
 std::string Emitter::element(const TileLayout& l, const std::string& slot) {
   if (l.n == 1) return "0";
   uses_tid_ = true;
+  if (l.mma) {
+    // Slot s is step s / 4 (tile row step / tn, column step % tn) and
+    // place s % 4 in it; the warp picks the warp tile (see TileLayout).
+    const std::string st = "(" + slot + ")";
+    const std::string row = "((tid >> 5) / " + std::to_string(l.wn) + " * " + std::to_string(l.tm * 16) + " + " + st +
+                            " / 4 / " + std::to_string(l.tn) + " * 16 + ((tid & 31) >> 2) + (" + st + " >> 1 & 1) * 8)";
+    const std::string col = "((tid >> 5) % " + std::to_string(l.wn) + " * " + std::to_string(l.tn * 8) + " + " + st +
+                            " / 4 % " + std::to_string(l.tn) + " * 8 + (tid & 3) * 2 + (" + st + " & 1))";
+    return "(" + row + " * " + std::to_string(l.cols) + " + " + col + ")";
+  }
   if (l.replicated()) return "(tid & " + std::to_string(l.n - 1) + ")";
   if (slot == "0") return "tid";
   return "(" + slot + " * " + std::to_string(l.threads) + " + tid)";
@@ -288,6 +346,7 @@ void Emitter::instr(const ir::Instr& in) {
     default: break;
   }
   comment(in);
+  convert_operands(in);
   switch (in.op) {
     case Op::PtrParam: case Op::ScalarParam: case Op::Const: case Op::Arange: case Op::ProgramId:
     case Op::NumPrograms:

@@ -111,6 +111,97 @@ void Emitter::dot_mma_tf32(const ir::Instr& in) {
   close();
 }
 
+// The destination lives in the MMA layout (codegen_layout.cpp), so each
+// warp accumulates its warp tile straight into the destination's
+// registers: no result buffer, one barrier after the operands are staged
+// and one before the buffer is reused. Operands go to shared memory from
+// whatever layout they are in: A as [M][K], B as [K][N] for tf32 (one
+// value per fragment word) and as [N][K] for f16/bf16 (a word holds two
+// neighbours along k). Rows are padded by 16 bytes so the eight rows a
+// fragment load touches fall in distinct banks.
+void Emitter::dot_mma_fragments(const ir::Instr& in) {
+  const int a = in.args[0], b = in.args[1], dst = in.dst;
+  const ir::Shape& as = type(a).shape;
+  const ir::Shape& bs = type(b).shape;
+  const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+  const DType d = type(a).dtype;
+  const bool tf32 = d == DType::f32;
+  const TileLayout ld = layout(dst);
+  const int64_t elem = tf32 ? 4 : 2;
+  const int64_t SA = K + 16 / elem;                   // A row stride, elements
+  const int64_t SB = tf32 ? N + 8 : K + 16 / elem;    // B row stride: [K][N+8] or [N][K+8]
+  const int64_t a_bytes = M * SA * elem, b_off = (a_bytes + 15) / 16 * 16;
+  need_smem(b_off + (tf32 ? K : N) * SB * elem);
+  const std::string ctype = tf32 ? "float" : cuda_register_type(d);
+  auto convert = [&](const std::string& x) { return tf32 ? "ts_tf32(" + x + ")" : x; };
+  uses_tid_ = true;
+  declare(dst);
+  for_slots(ld.slots, [&](const std::string& s) { line(at(dst, s) + " = " + (in.has_acc ? at(in.args[2], s) : "0.0f") + ";"); });
+  open("");
+  line(ctype + "* sa = reinterpret_cast<" + ctype + "*>(ts_smem);");
+  line(ctype + "* sb = reinterpret_cast<" + ctype + "*>(ts_smem + " + std::to_string(b_off) + ");");
+  auto stage = [&](int x, const std::string& var, const std::function<std::string(const std::string&)>& place) {
+    TileLayout l = layout(x);
+    std::string guard = owner_guard(l);
+    if (!guard.empty()) open("if (" + guard + ")");
+    for_slots(l.slots, [&](const std::string& s) { line(var + "[" + place(element(l, s)) + "] = " + convert(at(x, s)) + ";"); });
+    if (!guard.empty()) close();
+  };
+  const std::string k_str = std::to_string(K), n_str = std::to_string(N);
+  stage(a, "sa", [&](const std::string& e) { return "(" + e + ") / " + k_str + " * " + std::to_string(SA) + " + (" + e + ") % " + k_str; });
+  stage(b, "sb", [&](const std::string& e) {
+    if (tf32) return "(" + e + ") / " + n_str + " * " + std::to_string(SB) + " + (" + e + ") % " + n_str;
+    return "(" + e + ") % " + n_str + " * " + std::to_string(SB) + " + (" + e + ") / " + n_str;
+  });
+  line("__syncthreads();");
+  // Fragment words: A's at rows g, g + 8 and words q, q + 4 of a k step
+  // (both kinds); B's at word q, q + 4 of column g's k step ([N][K]) or at
+  // rows q, q + 4 of column g ([K][N], tf32).
+  const int64_t SAw = SA * elem / 4, SBw = SB * elem / 4, steps = K * elem / 32;  // k steps of 8 words
+  line("const int warp = tid >> 5, g = (tid & 31) >> 2, q = tid & 3;");
+  line("const uint32_t* pa = reinterpret_cast<const uint32_t*>(sa) + (warp / " + std::to_string(ld.wn) + " * " +
+       std::to_string(ld.tm * 16) + " + g) * " + std::to_string(SAw) + " + q;");
+  if (tf32)
+    line("const uint32_t* pb = reinterpret_cast<const uint32_t*>(sb) + q * " + std::to_string(SBw) + " + warp % " +
+         std::to_string(ld.wn) + " * " + std::to_string(ld.tn * 8) + " + g;");
+  else
+    line("const uint32_t* pb = reinterpret_cast<const uint32_t*>(sb) + (warp % " + std::to_string(ld.wn) + " * " +
+         std::to_string(ld.tn * 8) + " + g) * " + std::to_string(SBw) + " + q;");
+  line(steps <= 8 ? "#pragma unroll" : "#pragma unroll 2");
+  open("for (int k0 = 0; k0 < " + std::to_string(steps * 8) + "; k0 += 8)");
+  line("uint32_t fa[" + std::to_string(ld.tm) + "][4], fb[" + std::to_string(ld.tn) + "][2];");
+  line("#pragma unroll");
+  open("for (int i = 0; i < " + std::to_string(ld.tm) + "; ++i)");
+  line("const uint32_t* p = pa + i * " + std::to_string(16 * SAw) + " + k0;");
+  line("fa[i][0] = p[0];");
+  line("fa[i][1] = p[" + std::to_string(8 * SAw) + "];");
+  line("fa[i][2] = p[4];");
+  line("fa[i][3] = p[" + std::to_string(8 * SAw + 4) + "];");
+  close();
+  line("#pragma unroll");
+  open("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j)");
+  if (tf32) {
+    line("const uint32_t* p = pb + k0 * " + std::to_string(SBw) + " + j * 8;");
+    line("fb[j][0] = p[0];");
+    line("fb[j][1] = p[" + std::to_string(4 * SBw) + "];");
+  } else {
+    line("const uint32_t* p = pb + j * " + std::to_string(8 * SBw) + " + k0;");
+    line("fb[j][0] = p[0];");
+    line("fb[j][1] = p[4];");
+  }
+  close();
+  const std::string step = tf32 ? "ts_mma_tf32" : d == DType::bf16 ? "ts_mma_bf16" : "ts_mma_f16";
+  line("#pragma unroll");
+  open("for (int i = 0; i < " + std::to_string(ld.tm) + "; ++i)");
+  line("#pragma unroll");
+  line("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j) " + step + "(&" + name(dst) + "[(i * " +
+       std::to_string(ld.tn) + " + j) * 4], fa[i], fb[j]);");
+  close();
+  close();  // k0
+  line("__syncthreads();");
+  close();
+}
+
 void Emitter::dot(const ir::Instr& in) {
   const int a = in.args[0], b = in.args[1], dst = in.dst;
   const ir::Shape& as = type(a).shape;
@@ -118,6 +209,7 @@ void Emitter::dot(const ir::Instr& in) {
   const size_t r = as.size();
   const int64_t batch = r == 3 ? as[0] : 1, M = as[r - 2], K = as[r - 1], N = bs[r - 1];
   const DType d = type(a).dtype, out = type(dst).dtype;
+  if (layouts_[dst].mma) return dot_mma_fragments(in);
   if (d == DType::f32 && in.precision == ir::Precision::tf32 && M % 16 == 0 && N % 8 == 0 && K % 8 == 0 &&
       !opt_.scalar_dots)
     return dot_mma_tf32(in);

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -13,19 +14,34 @@
 
 namespace tl::gpu::detail {
 
-// Where a tile's elements live in the block (see codegen.h).
+// Where a tile's elements live in the block (see codegen.h). Two kinds:
+// striped, the default (element e in slot e / threads of thread
+// e % threads, or replicated when the tile is smaller than the block), and
+// the MMA accumulator layout a tensor-core dot produces (LOWERING §6): the
+// [M, N] tile is cut into a wm x wn grid of warp tiles, each tm x tn steps
+// of 16 x 8; lane 4g + q holds rows g, g + 8 and columns 2q, 2q + 1 of
+// every step. A register keeps one layout for its whole life.
 struct TileLayout {
   int64_t n = 1;      // elements
   int64_t slots = 1;  // registers per thread
   int threads = 128;
   bool scalar = true;  // a 0-d value: one plain variable, not an array
+  // The MMA layout (mma == true); cols is N, the tile's last extent.
+  bool mma = false;
+  int64_t cols = 0;
+  int wm = 1, wn = 1, tm = 1, tn = 1;
 
-  bool replicated() const { return n < threads; }
+  bool replicated() const { return !mma && n < threads; }
   // The element thread `t` holds in slot `slot`.
-  int64_t element_of(int64_t slot, int64_t t) const { return n >= threads ? slot * threads + t : t % n; }
+  int64_t element_of(int64_t slot, int64_t t) const;
   // The slot in which thread `t` holds element `e`, or -1.
   int64_t slot_of(int64_t e, int64_t t) const;
+  bool operator==(const TileLayout&) const = default;
 };
+
+// The MMA layout of an [M, N] (or [1, M, N]) tile with `threads` threads,
+// or nullopt when its warps cannot each own whole 16 x 8 steps.
+std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads);
 
 // Row-major strides of a shape.
 std::vector<int64_t> row_major_strides(const ir::Shape& s);
@@ -55,6 +71,8 @@ class Emitter {
 
   // Registers.
   const ir::Type& type(int r) const { return k_.regs[r].type; }
+  // The layout in which at() reads the register now (a converted copy's
+  // while its instruction is emitted).
   TileLayout layout(int r) const;
   TileLayout layout_of(const ir::Shape& s) const;
   std::string name(int r) const { return "r" + std::to_string(r); }
@@ -119,9 +137,24 @@ class Emitter {
   // Emits a broadcast/reshape/permute by rematerialization if it can.
   bool try_remat_move(const ir::Instr& in);
 
+  // ---- codegen_layout.cpp: which registers live in the MMA layout -----------
+  // Fills layouts_: tensor-core dot results, what is computed elementwise
+  // from them and the loop-carried accumulators they feed take the MMA
+  // layout; everything else is striped.
+  void assign_layouts();
+  // Every tile operand of `in` that the op needs in another layout than
+  // its own gets a converted copy (recomputed when it is index arithmetic,
+  // else through shared memory); at() then names the copy.
+  void convert_operands(const ir::Instr& in);
+  // Whether `in` is a dot the tensor cores take with the MMA layout.
+  bool mma_dot(const ir::Instr& in) const;
+
   // ---- codegen_dot.cpp -------------------------------------------------------
   void dot(const ir::Instr& in);
   void dot_mma_tf32(const ir::Instr& in);
+  // A dot whose result lives in the MMA layout: tf32, f16 or bf16 steps
+  // accumulate straight into the destination's registers.
+  void dot_mma_fragments(const ir::Instr& in);
 
   // ---- codegen_memory.cpp: load, store, atomic_add, print, assert -------------
   void load(const ir::Instr& in);
@@ -138,6 +171,10 @@ class Emitter {
   std::vector<int> def_count_;
   std::vector<const ir::Instr*> def_of_;  // each register's defining instruction (the last, if several)
   std::vector<bool> declared_;
+  std::vector<TileLayout> layouts_;            // each register's layout (assign_layouts)
+  // Operands converted for the current instruction: the copy's name and
+  // layout, which at() and layout() give while the instruction is emitted.
+  std::map<int, std::pair<std::string, TileLayout>> converted_;
   int64_t smem_bytes_ = 0;
   bool uses_tid_ = false;
   int scratch_ = 0;  // numbers temporaries (loop counters, scopes)

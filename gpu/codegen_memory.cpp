@@ -41,7 +41,7 @@ void Emitter::load(const ir::Instr& in) {
 
 void Emitter::store(const ir::Instr& in) {
   const int ptr = in.args[0], value = in.args[1], mask = in.has_mask ? in.args[2] : -1;
-  const TileLayout l = layout(ptr);
+  const TileLayout l = layout(ptr);  // the value's, when it is a tile (convert_operands)
   const std::string guard = owner_guard(l);
   const bool bytes = type(ptr).dtype == DType::i1;
   for_slots(l.slots, [&](const std::string& s) {

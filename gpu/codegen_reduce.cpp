@@ -45,7 +45,7 @@ void Emitter::reduce_tree(const ir::Instr& in) {
   const int src = in.args[0], dst = in.dst;
   const DType d = type(src).dtype;
   const std::string c = compute_type(d);
-  const TileLayout ls = layout(src), ld = layout(dst);
+  const TileLayout ls = layout(src), ld = layout(dst);  // striped: convert_operands saw to it
   const int64_t len = type(src).shape.back(), n = ls.n, T = threads_;
   auto comb = [&](const std::string& a, const std::string& b) { return combine_expr(in, d, a, b); };
 
@@ -124,7 +124,7 @@ void Emitter::reduce_serial(const ir::Instr& in) {
   const bool arg = in.reduce == ir::ReduceKind::ArgMax || in.reduce == ir::ReduceKind::ArgMin;
   const bool is_max = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::ArgMax;
 
-  need_smem(layout(src).n * byte_size(d));
+  need_smem(ir::numel(type(src).shape) * byte_size(d));
   declare(dst);
   open("");
   spill_to_smem(src, "sm", cuda_register_type(d), 0, [](const std::string& x) { return x; });

@@ -160,12 +160,27 @@ template <class T> TS_INLINE T ts_shfl_xor(T v, int offset) {
 // One warp-wide tensor-core step, D = A (16x8, tf32) * B (8x8, tf32) + D
 // in f32. Lane = 4 * g + q holds A at rows g, g + 8 and columns q, q + 4;
 // B at rows q, q + 4 and column g; D at rows g, g + 8 and columns 2q, 2q + 1.
-// (Tests that run generated kernels on the CPU define TS_HOST_MMA and
-// bring their own.)
+// The 16-bit steps (A 16x16, B 16x8) hold the same places in 32-bit words,
+// each word two neighbours along k: A at rows g, g + 8 and columns
+// 2q, 2q + 1 (a0, a1) and 2q + 8, 2q + 9 (a2, a3); B at rows 2q, 2q + 1 and
+// 2q + 8, 2q + 9 of column g. Not volatile: the compiler may schedule the
+// steps among the fragment loads. (Tests that run generated kernels on the
+// CPU define TS_HOST_MMA and bring their own.)
 #ifndef TS_HOST_MMA
 TS_INLINE void ts_mma_tf32(float* d, const uint32_t* a, const uint32_t* b) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+TS_INLINE void ts_mma_bf16(float* d, const uint32_t* a, const uint32_t* b) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+TS_INLINE void ts_mma_f16(float* d, const uint32_t* a, const uint32_t* b) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
       "{%0, %1, %2, %3};"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));

@@ -79,33 +79,52 @@ T __shfl_xor_sync(unsigned, T v, int offset) {
   return v;
 }
 
-// The tensor-core step, with the fragment layout the prelude's comment
+// The tensor-core steps, with the fragment layouts the prelude's comment
 // gives: every lane posts its fragments, then computes its four outputs
-// from all 32 lanes' (products of tf32 values are exact in f32).
+// from all 32 lanes' (products of tf32, f16 and bf16 values are exact in
+// f32; the sums go in k order).
 #define TS_HOST_MMA
 struct EmuMmaLane {
-  float a[4], b[2];
+  uint32_t a[4], b[2];
 };
 inline EmuMmaLane emu_mma_slots[1024];
-inline void ts_mma_tf32(float* d, const uint32_t* a, const uint32_t* b) {
+// `value(word, half)` turns one 32-bit fragment word into the value at
+// position `half` (0 or 1) of it; `kstep` is 8 (tf32) or 16 (f16, bf16).
+template <class Value>
+void emu_mma(float* d, const uint32_t* a, const uint32_t* b, unsigned kstep, Value value) {
   const unsigned t = threadIdx.x, warp = t & ~31u, lane = t & 31u;
-  for (int i = 0; i < 4; ++i) std::memcpy(&emu_mma_slots[t].a[i], &a[i], 4);
-  for (int i = 0; i < 2; ++i) std::memcpy(&emu_mma_slots[t].b[i], &b[i], 4);
+  for (int i = 0; i < 4; ++i) emu_mma_slots[t].a[i] = a[i];
+  for (int i = 0; i < 2; ++i) emu_mma_slots[t].b[i] = b[i];
   __syncthreads();
-  auto A = [&](unsigned row, unsigned col) {  // A[row][col], row < 16, col < 8
-    return emu_mma_slots[warp + (row % 8) * 4 + col % 4].a[(row >= 8 ? 1 : 0) + (col >= 4 ? 2 : 0)];
+  // Word w of lane 4g + q covers k = q + 4 * (w >= 2) for tf32, and
+  // k = 2q + (0, 1) + 8 * (w >= 2) for the 16-bit types.
+  auto A = [&](unsigned row, unsigned k) {  // A[row][k], row < 16
+    const unsigned hi = kstep == 8 ? k / 4 : k / 8, q = kstep == 8 ? k % 4 : (k % 8) / 2;
+    return value(emu_mma_slots[warp + (row % 8) * 4 + q].a[(row >= 8 ? 1 : 0) + 2 * hi], kstep == 8 ? 0 : k % 2);
   };
-  auto B = [&](unsigned row, unsigned col) {  // B[row][col], row < 8, col < 8
-    return emu_mma_slots[warp + col * 4 + row % 4].b[row >= 4 ? 1 : 0];
+  auto B = [&](unsigned k, unsigned col) {  // B[k][col], col < 8
+    const unsigned hi = kstep == 8 ? k / 4 : k / 8, q = kstep == 8 ? k % 4 : (k % 8) / 2;
+    return value(emu_mma_slots[warp + col * 4 + q].b[hi], kstep == 8 ? 0 : k % 2);
   };
   const unsigned g = lane / 4, q = lane % 4;
   for (int i = 0; i < 4; ++i) {
     const unsigned row = g + (i >= 2 ? 8 : 0), col = 2 * q + (i & 1);
     float acc = d[i];
-    for (unsigned k = 0; k < 8; ++k) acc += A(row, k) * B(k, col);
+    for (unsigned k = 0; k < kstep; ++k) acc += A(row, k) * B(k, col);
     d[i] = acc;
   }
   __syncthreads();
+}
+inline void ts_mma_tf32(float* d, const uint32_t* a, const uint32_t* b) {
+  emu_mma(d, a, b, 8, [](uint32_t w, unsigned) { return std::bit_cast<float>(w); });
+}
+inline void ts_mma_bf16(float* d, const uint32_t* a, const uint32_t* b) {
+  emu_mma(d, a, b, 16, [](uint32_t w, unsigned h) { return std::bit_cast<float>((h ? w >> 16 : w & 0xffffu) << 16); });
+}
+inline void ts_mma_f16(float* d, const uint32_t* a, const uint32_t* b) {
+  emu_mma(d, a, b, 16, [](uint32_t w, unsigned h) {
+    return __half2float(std::bit_cast<__half>(static_cast<uint16_t>(h ? w >> 16 : w & 0xffffu)));
+  });
 }
 
 inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }

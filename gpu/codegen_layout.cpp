@@ -1,0 +1,151 @@
+// Layout assignment and conversion (LOWERING §4, §6). A tensor-core dot
+// leaves its result in the MMA accumulator layout; moving it into the
+// striped layout costs a trip through shared memory, and a K loop that
+// does so every step loses most of the tensor cores' speed. So the result
+// stays in the MMA layout: so do the loop-carried accumulator it feeds
+// (`acc = dot(a, b, acc)`), the zeros it starts from and whatever is
+// computed elementwise from it (an epilogue). Each op computes in its
+// result's layout; an operand held in another layout is converted for that
+// op only: recomputed at the op's elements when it is index arithmetic
+// (a store's pointers and mask), else through shared memory.
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+void collect(const ir::Block& b, std::vector<const ir::Instr*>& out) {
+  for (const ir::Instr& in : b.instrs) {
+    out.push_back(&in);
+    if (in.body) collect(*in.body, out);
+    if (in.else_body) collect(*in.else_body, out);
+  }
+}
+
+bool is_elementwise(ir::Op op) {
+  return ir::is_unary(op) || ir::is_binary(op) || op == ir::Op::Where || op == ir::Op::Fma;
+}
+
+}  // namespace
+
+bool Emitter::mma_dot(const ir::Instr& in) const {
+  if (in.op != ir::Op::Dot || opt_.scalar_dots) return false;
+  const ir::Shape& as = type(in.args[0]).shape;
+  const DType d = type(in.args[0]).dtype;
+  if (type(in.dst).dtype != DType::f32) return false;
+  const int64_t K = as.back();
+  const bool tf32 = d == DType::f32 && in.precision == ir::Precision::tf32;
+  const bool half = d == DType::f16 || d == DType::bf16;
+  if (!(tf32 && K % 8 == 0) && !(half && K % 16 == 0)) return false;
+  return mma_layout(type(in.dst).shape, threads_).has_value();
+}
+
+void Emitter::assign_layouts() {
+  layouts_.clear();
+  for (const auto& reg : k_.regs) layouts_.push_back(layout_of(reg.type.shape));
+  std::vector<const ir::Instr*> all;
+  collect(k_.body, all);
+  std::vector<std::vector<const ir::Instr*>> defs(k_.regs.size());
+  for (const ir::Instr* in : all)
+    if (in->dst >= 0) defs[in->dst].push_back(in);
+
+  std::vector<bool> mma(k_.regs.size(), false);
+  const std::vector<std::string> probe = {"c0", "c1", "c2"};
+  auto index_arithmetic = [&](int r) {
+    const ir::Shape& s = type(r).shape;
+    return s.empty() || remat(r, std::vector<std::string>(probe.begin(), probe.begin() + static_cast<long>(s.size())), 0);
+  };
+  // A definition that yields the MMA layout at no cost beyond its own work.
+  auto produces = [&](const ir::Instr& in) {
+    if (in.op == ir::Op::Dot) return mma_dot(in);
+    if (!is_elementwise(in.op)) return false;
+    bool any = false;
+    for (int a : in.args) {
+      if (mma[a]) any = true;
+      else if (!index_arithmetic(a)) return false;  // data in another layout: no gain
+    }
+    return any;
+  };
+  // A definition that can write the MMA layout as cheaply as any other.
+  auto fits = [&](const ir::Instr& in) {
+    return produces(in) || (in.op == ir::Op::Broadcast && type(in.args[0]).shape.empty());
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t r = 0; r < defs.size(); ++r) {
+      if (mma[r] || defs[r].empty() || type(static_cast<int>(r)).is_ptr) continue;
+      if (!mma_layout(type(static_cast<int>(r)).shape, threads_)) continue;
+      bool all_fit = true, any_produces = false;
+      for (const ir::Instr* in : defs[r]) {
+        all_fit &= fits(*in);
+        any_produces |= produces(*in);
+      }
+      if (all_fit && any_produces) {
+        mma[r] = true;
+        changed = true;
+      }
+    }
+  }
+  for (size_t r = 0; r < mma.size(); ++r)
+    if (mma[r]) layouts_[r] = *mma_layout(type(static_cast<int>(r)).shape, threads_);
+}
+
+void Emitter::convert_operands(const ir::Instr& in) {
+  converted_.clear();
+  using ir::Op;
+  std::vector<size_t> which;  // the operands that must be in `work`
+  TileLayout work;
+  switch (in.op) {
+    case Op::Broadcast: case Op::Reshape: case Op::Permute:
+      return;  // they read any layout (codegen_movement.cpp)
+    case Op::Dot:
+      if (!in.has_acc) return;  // a and b go to shared memory from any layout
+      which = {2};
+      work = layouts_[in.dst];
+      break;
+    case Op::Reduce:
+      which = {0};
+      work = layout_of(type(in.args[0]).shape);  // the shuffle tree wants the striped layout
+      break;
+    case Op::Store:
+      // Stored from the value's layout: a result left in the MMA layout is
+      // written straight from its registers.
+      work = layouts_[in.args[type(in.args[1]).shape.empty() ? 0 : 1]];
+      break;
+    default:
+      if (in.dst >= 0 && !type(in.dst).shape.empty()) work = layouts_[in.dst];
+      else if (!in.args.empty()) work = layout_of(type(in.args[0]).shape);
+      else return;
+  }
+  if (which.empty())
+    for (size_t i = 0; i < in.args.size(); ++i) which.push_back(i);
+  for (size_t i : which) {
+    const int a = in.args[i];
+    if (type(a).shape.empty() || layouts_[a] == work || converted_.count(a)) continue;
+    if (ir::numel(type(a).shape) != work.n) continue;  // not an element-for-element operand
+    const ir::Shape& shape = type(a).shape;
+    const std::string tmp = "cv" + std::to_string(scratch_++);
+    line(reg_type(a) + " " + tmp + "[" + std::to_string(work.slots) + "];  // %" + std::to_string(a) +
+         (work.mma ? " in the MMA layout" : " in the striped layout"));
+    auto coords_at = [&](const std::string& e) {
+      std::vector<std::string> c(shape.size());
+      for (size_t ax = 0; ax < shape.size(); ++ax) c[ax] = coordinate(e, shape, ax);
+      return c;
+    };
+    if (remat(a, coords_at("e"), 0)) {
+      for_slots(work.slots, [&](const std::string& s) { line(tmp + "[" + s + "] = " + *remat(a, coords_at(element(work, s)), 0) + ";"); });
+    } else {
+      const int64_t elem = type(a).is_ptr ? 8 : byte_size(type(a).dtype);
+      need_smem(work.n * elem);
+      open("");
+      spill_to_smem(a, "sm", reg_type(a), 0, [](const std::string& x) { return x; });
+      line("__syncthreads();");
+      for_slots(work.slots, [&](const std::string& s) { line(tmp + "[" + s + "] = sm[" + element(work, s) + "];"); });
+      line("__syncthreads();");
+      close();
+    }
+    converted_[a] = {tmp, work};
+  }
+}
+
+}  // namespace tl::gpu::detail
