@@ -18,7 +18,7 @@ int cmd_bench(int argc, char** argv, int first) {
       {"case", true, "LIST", "cases to run, comma-separated (p02,p04,...,p11, e1_v1,e1_v1_128,e1_v2,e2,e3,e4_fused,e4_splitk,e5_fwd,e5_bwd, ...; default all)"},
       {"runs", true, "N", "timed runs per case, the median is reported (default 100, at least 100)"},
       {"warmup", true, "N", "untimed launches first (default 10)"},
-      {"warps", true, "N", "warps per program (default 4)"},
+      {"warps", true, "N", "warps per program (default: each case at 4 and 8, the faster reported)"},
       {"verify", false, "", "also compare each output with the reference (slow at these sizes)"},
       {"no-cache", false, "", "compile every kernel, ignoring the cubin cache"},
       {"json", false, "", "print the results as JSON"},
@@ -48,7 +48,9 @@ int cmd_bench(int argc, char** argv, int first) {
   opt.warmup = static_cast<int>(args.int_value("warmup", 10));
   if (opt.runs < 100) throw UsageError("--runs must be at least 100 (the median of fewer runs is too noisy)");
   if (opt.warmup < 1) throw UsageError("--warmup must be at least 1");
-  opt.codegen.num_warps = static_cast<int>(args.int_value("warps", 4));
+  // Without --warps, every case is timed at 4 and 8 warps and the faster kept.
+  if (args.value("warps")) opt.codegen.num_warps = static_cast<int>(args.int_value("warps", 4));
+  else opt.tune_warps = {4, 8};
   opt.verify = args.flag("verify");
   if (auto cases = args.value("case")) {
     std::string all = *cases + ",";

@@ -141,6 +141,7 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
   def_of_.assign(k.regs.size(), nullptr);
   count_defs(k.body, def_count_, def_of_);
   assign_layouts();
+  plan_pipelines();
 }
 
 std::string Emitter::function_name() const {
@@ -179,6 +180,12 @@ std::string Emitter::signature() const {
 
 LoweredKernel Emitter::run() {
   block(k_.body);
+  // Pipelined loops keep their stages above the scratch space other ops use.
+  int64_t pipe_base = -1;
+  if (pipe_bytes_ > 0 && used_pipeline_) {
+    pipe_base = (smem_bytes_ + 15) / 16 * 16;
+    smem_bytes_ = pipe_base + pipe_bytes_;
+  }
   LoweredKernel out;
   out.name = function_name();
   out.threads = threads_;
@@ -195,6 +202,7 @@ LoweredKernel Emitter::run() {
       << " warps), " << smem_bytes_ << " bytes of shared memory.\n"
       << signature() << " {\n";
   if (smem_bytes_ > 0) src << "  extern __shared__ __align__(16) unsigned char ts_smem[];\n";
+  if (pipe_base >= 0) src << "  const int ts_pipe = " << pipe_base << ";  // the pipelines' stages, above every op's scratch\n";
   if (uses_tid_) src << "  const int tid = threadIdx.x;\n";
   src << body_.str() << "}\n";
   out.source = src.str();
@@ -274,6 +282,8 @@ TileLayout Emitter::layout(int r) const {
 
 std::string Emitter::at(int r, const std::string& slot) const {
   if (layouts_[r].scalar) return name(r);
+  auto f = recomputed_.find(r);
+  if (f != recomputed_.end()) return f->second(slot);
   auto c = converted_.find(r);
   return (c == converted_.end() ? name(r) : c->second.first) + "[" + slot + "]";
 }
@@ -346,6 +356,7 @@ void Emitter::instr(const ir::Instr& in) {
     default: break;
   }
   comment(in);
+  if (in.dst >= 0 && skipped_[in.dst]) return;  // a staged load or its transpose: the pipeline copies it
   convert_operands(in);
   switch (in.op) {
     case Op::PtrParam: case Op::ScalarParam: case Op::Const: case Op::Arange: case Op::ProgramId:
@@ -379,12 +390,37 @@ void Emitter::for_loop(const ir::Instr& in) {
     line("// for %" + std::to_string(in.dst) + " in range(%" + std::to_string(in.args[0]) + ", %" +
          std::to_string(in.args[1]) + ", %" + std::to_string(in.args[2]) + ")" +
          (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
-  open("for (int64_t " + it + " = " + lo + "; (" + step + " > 0 && " + it + " < " + hi + ") || (" + step +
-       " < 0 && " + it + " > " + hi + "); " + it + " += " + step + ")");
+  auto runs = [&](const std::string& i) { return "(" + step + " > 0 && " + i + " < " + hi + ") || (" + step + " < 0 && " + i + " > " + hi + ")"; };
+  Pipeline* p = nullptr;
+  for (Pipeline& x : pipelines_)
+    if (x.loop == &in) p = &x;
+  if (p) {
+    // Prologue: the first iteration's staged operands are in flight before
+    // the loop starts (codegen_pipeline.cpp).
+    used_pipeline_ = true;
+    p->stage_var = "ts_st" + std::to_string(in.dst);
+    line("int " + p->stage_var + " = 0;");
+    open("if (" + runs(lo) + ")");
+    issue_copies(*p, "(" + reg_type(in.dst) + ")" + lo, "0");
+    close();
+    line("ts_cp_async_commit();");
+  }
+  open("for (int64_t " + it + " = " + lo + "; " + runs(it) + "; " + it + " += " + step + ")");
   declared_[in.dst] = true;
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  Pipeline* outer = active_;
+  active_ = p;
+  if (p) p->published = false;
   block(*in.body);
+  if (p) line(p->stage_var + " = " + p->stage_var + " + 1 == " + std::to_string(p->stages) + " ? 0 : " + p->stage_var + " + 1;");
+  active_ = outer;
   close();
+  if (p) {
+    // Nothing may still be landing in shared memory, or still be read
+    // from it, when the ops after the loop use it.
+    line("ts_cp_async_wait_all();");
+    line("__syncthreads();");
+  }
 }
 
 void Emitter::if_block(const ir::Instr& in) {

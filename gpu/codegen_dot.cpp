@@ -5,6 +5,8 @@
 // __fmul_rn/__fadd_rn so NVRTC cannot fuse them into FMAs: the result then
 // rounds exactly as the interpreter's k-ordered loop does. tf32 dots of
 // tensor-core shapes take dot_mma_tf32 instead (LOWERING §6).
+#include <algorithm>
+
 #include "codegen_emitter.h"
 
 namespace tl::gpu::detail {
@@ -113,12 +115,18 @@ void Emitter::dot_mma_tf32(const ir::Instr& in) {
 
 // The destination lives in the MMA layout (codegen_layout.cpp), so each
 // warp accumulates its warp tile straight into the destination's
-// registers: no result buffer, one barrier after the operands are staged
-// and one before the buffer is reused. Operands go to shared memory from
-// whatever layout they are in: A as [M][K], B as [K][N] for tf32 (one
-// value per fragment word) and as [N][K] for f16/bf16 (a word holds two
-// neighbours along k). Rows are padded by 16 bytes so the eight rows a
-// fragment load touches fall in distinct banks.
+// registers: no result buffer. Each operand sits in shared memory either
+// with k along its rows ("k inner": A as [M][K], B as [N][K]) or across
+// them ([K][M], [K][N]); the fragment loads below read either. Operands
+// from registers are written as A [M][K + pad], B [K][N + 8] (tf32) or
+// [N][K + 8] (16-bit); operands a pipeline staged (codegen_pipeline.cpp)
+// keep the orientation in which global memory was contiguous. Rows are
+// padded so the eight rows (or four k rows) a fragment load touches fall
+// in distinct banks. Outside a pipelined loop: stage, barrier, compute,
+// barrier. Inside one: the first dot of the iteration waits for the
+// staged copies, puts up the barrier and issues the next iteration's
+// copies before computing; no barrier after (the next iteration writes
+// the other stage).
 void Emitter::dot_mma_fragments(const ir::Instr& in) {
   const int a = in.args[0], b = in.args[1], dst = in.dst;
   const ir::Shape& as = type(a).shape;
@@ -128,77 +136,135 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   const bool tf32 = d == DType::f32;
   const TileLayout ld = layout(dst);
   const int64_t elem = tf32 ? 4 : 2;
-  const int64_t SA = K + 16 / elem;                   // A row stride, elements
-  const int64_t SB = tf32 ? N + 8 : K + 16 / elem;    // B row stride: [K][N+8] or [N][K+8]
-  const int64_t a_bytes = M * SA * elem, b_off = (a_bytes + 15) / 16 * 16;
-  need_smem(b_off + (tf32 ? K : N) * SB * elem);
-  const std::string ctype = tf32 ? "float" : cuda_register_type(d);
-  auto convert = [&](const std::string& x) { return tf32 ? "ts_tf32(" + x + ")" : x; };
+  Pipeline* p = active_ && std::any_of(active_->loop->body->instrs.begin(), active_->loop->body->instrs.end(),
+                                       [&](const ir::Instr& x) { return &x == &in; })
+                    ? active_
+                    : nullptr;
   uses_tid_ = true;
   declare(dst);
   for_slots(ld.slots, [&](const std::string& s) { line(at(dst, s) + " = " + (in.has_acc ? at(in.args[2], s) : "0.0f") + ";"); });
   open("");
-  line(ctype + "* sa = reinterpret_cast<" + ctype + "*>(ts_smem);");
-  line(ctype + "* sb = reinterpret_cast<" + ctype + "*>(ts_smem + " + std::to_string(b_off) + ");");
-  auto stage = [&](int x, const std::string& var, const std::function<std::string(const std::string&)>& place) {
+
+  // Where each operand is: its base, orientation, row stride, and whether
+  // f32 values still need cutting to tf32 at the fragment load.
+  struct Operand {
+    std::string base;
+    bool k_inner = true;
+    int64_t stride = 0;
+    bool raw = false;
+  };
+  const std::string stage = p ? "ts_smem + ts_pipe + " + p->stage_var + " * " + std::to_string(p->stage_bytes) : "";
+  int64_t scratch = 0;  // outside a pipeline: bytes of scratch used so far
+  bool wrote_registers = false;
+  auto from_registers = [&](int x, bool is_a) {
+    const bool k_inner = is_a || !tf32;
+    const int64_t rows = is_a ? M : k_inner ? N : K, cols = is_a ? K : k_inner ? K : N;
+    const Operand o{is_a ? "sa" : "sb", k_inner, cols + (k_inner ? 16 / elem : 8), false};
+    std::string where;
+    if (p) {
+      where = stage + " + " + std::to_string(p->reg_operands.at(x));
+    } else {
+      where = "ts_smem + " + std::to_string(scratch);
+      scratch += (rows * o.stride * elem + 15) / 16 * 16;
+      need_smem(scratch);
+    }
+    const std::string& var = o.base;
+    const std::string ctype = tf32 ? "float" : cuda_register_type(d);
+    line(ctype + "* " + var + " = reinterpret_cast<" + ctype + "*>(" + where + ");");
     TileLayout l = layout(x);
     std::string guard = owner_guard(l);
     if (!guard.empty()) open("if (" + guard + ")");
-    for_slots(l.slots, [&](const std::string& s) { line(var + "[" + place(element(l, s)) + "] = " + convert(at(x, s)) + ";"); });
+    const std::string k_str = std::to_string(K), n_str = std::to_string(N), st = std::to_string(o.stride);
+    for_slots(l.slots, [&](const std::string& s) {
+      const std::string e = "(" + element(l, s) + ")";
+      std::string place = is_a ? e + " / " + k_str + " * " + st + " + " + e + " % " + k_str
+                          : o.k_inner ? e + " % " + n_str + " * " + st + " + " + e + " / " + n_str
+                                      : e + " / " + n_str + " * " + st + " + " + e + " % " + n_str;
+      line(var + "[" + place + "] = " + (tf32 ? "ts_tf32(" + at(x, s) + ")" : at(x, s)) + ";");
+    });
     if (!guard.empty()) close();
+    wrote_registers = true;
+    return o;
   };
-  const std::string k_str = std::to_string(K), n_str = std::to_string(N);
-  stage(a, "sa", [&](const std::string& e) { return "(" + e + ") / " + k_str + " * " + std::to_string(SA) + " + (" + e + ") % " + k_str; });
-  stage(b, "sb", [&](const std::string& e) {
-    if (tf32) return "(" + e + ") / " + n_str + " * " + std::to_string(SB) + " + (" + e + ") % " + n_str;
-    return "(" + e + ") % " + n_str + " * " + std::to_string(SB) + " + (" + e + ") / " + n_str;
-  });
-  line("__syncthreads();");
-  // Fragment words: A's at rows g, g + 8 and words q, q + 4 of a k step
-  // (both kinds); B's at word q, q + 4 of column g's k step ([N][K]) or at
-  // rows q, q + 4 of column g ([K][N], tf32).
-  const int64_t SAw = SA * elem / 4, SBw = SB * elem / 4, steps = K * elem / 32;  // k steps of 8 words
+  auto operand = [&](int x, bool is_a) {
+    bool transposed = false;
+    const StagedLoad* sl = p ? staged_operand_in(*p, x, &transposed) : nullptr;
+    if (!sl) return from_registers(x, is_a);
+    const size_t rank = type(x).shape.size();
+    const size_t k_axis = is_a ? rank - 1 : rank - 2;
+    const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
+    const Operand o{is_a ? "sa" : "sb", sl->inner_axis == k_in_load, sl->stride, tf32};
+    const std::string ctype = tf32 ? "float" : cuda_register_type(d);
+    line(ctype + "* " + o.base + " = reinterpret_cast<" + ctype + "*>(" + stage + " + " + std::to_string(sl->offset) + ");");
+    return o;
+  };
+  const Operand A = operand(a, true), B = operand(b, false);
+  if (!p) {
+    line("__syncthreads();");
+  } else if (!p->published) {
+    const ir::Instr& loop = *p->loop;
+    const std::string it = "it" + std::to_string(loop.dst), hi = "(int64_t)" + name(loop.args[1]),
+                      step = "(int64_t)" + name(loop.args[2]);
+    line("ts_cp_async_wait_all();");
+    line("__syncthreads();");
+    open("");
+    line("const int64_t ts_next = " + it + " + " + step + ";");
+    open("if ((" + step + " > 0 && ts_next < " + hi + ") || (" + step + " < 0 && ts_next > " + hi + "))");
+    issue_copies(*p, "(" + reg_type(loop.dst) + ")ts_next", "(" + p->stage_var + " + 1) % " + std::to_string(p->stages));
+    close();
+    line("ts_cp_async_commit();");
+    close();
+    p->published = true;
+  } else if (wrote_registers) {
+    line("__syncthreads();");
+  }
+
+  // Fragment words. Element (r, k) of an operand with rows r (m of A, n of
+  // B) is base[r * stride + k] (k inner) or base[k * stride + r]; a 16-bit
+  // fragment word holds k and k + 1.
   line("const int warp = tid >> 5, g = (tid & 31) >> 2, q = tid & 3;");
-  line("const uint32_t* pa = reinterpret_cast<const uint32_t*>(sa) + (warp / " + std::to_string(ld.wn) + " * " +
-       std::to_string(ld.tm * 16) + " + g) * " + std::to_string(SAw) + " + q;");
-  if (tf32)
-    line("const uint32_t* pb = reinterpret_cast<const uint32_t*>(sb) + q * " + std::to_string(SBw) + " + warp % " +
-         std::to_string(ld.wn) + " * " + std::to_string(ld.tn * 8) + " + g;");
-  else
-    line("const uint32_t* pb = reinterpret_cast<const uint32_t*>(sb) + (warp % " + std::to_string(ld.wn) + " * " +
-         std::to_string(ld.tn * 8) + " + g) * " + std::to_string(SBw) + " + q;");
+  line("const int m0 = warp / " + std::to_string(ld.wn) + " * " + std::to_string(ld.tm * 16) + ", n0 = warp % " +
+       std::to_string(ld.wn) + " * " + std::to_string(ld.tn * 8) + ";");
+  auto word = [&](const Operand& o, const std::string& r, const std::string& k) {
+    const std::string st = std::to_string(o.stride);
+    if (tf32) {
+      std::string idx = o.k_inner ? "(" + r + ") * " + st + " + " + k : "(" + k + ") * " + st + " + " + r;
+      std::string w = "reinterpret_cast<const uint32_t*>(" + o.base + ")[" + idx + "]";
+      return o.raw ? "ts_tf32_word(" + w + ")" : w;
+    }
+    if (o.k_inner)
+      return "reinterpret_cast<const uint32_t*>(" + o.base + ")[((" + r + ") * " + st + " + " + k + ") >> 1]";
+    const std::string h = "reinterpret_cast<const unsigned short*>(" + o.base + ")";
+    return "ts_pack2(" + h + "[(" + k + ") * " + st + " + " + r + "], " + h + "[(" + k + " + 1) * " + st + " + " + r + "])";
+  };
+  const std::string kq = tf32 ? "q" : "2 * q", khi = tf32 ? "4" : "8";
+  const int64_t kstep = tf32 ? 8 : 16, steps = K / kstep;
   line(steps <= 8 ? "#pragma unroll" : "#pragma unroll 2");
-  open("for (int k0 = 0; k0 < " + std::to_string(steps * 8) + "; k0 += 8)");
+  open("for (int k0 = 0; k0 < " + std::to_string(K) + "; k0 += " + std::to_string(kstep) + ")");
   line("uint32_t fa[" + std::to_string(ld.tm) + "][4], fb[" + std::to_string(ld.tn) + "][2];");
   line("#pragma unroll");
   open("for (int i = 0; i < " + std::to_string(ld.tm) + "; ++i)");
-  line("const uint32_t* p = pa + i * " + std::to_string(16 * SAw) + " + k0;");
-  line("fa[i][0] = p[0];");
-  line("fa[i][1] = p[" + std::to_string(8 * SAw) + "];");
-  line("fa[i][2] = p[4];");
-  line("fa[i][3] = p[" + std::to_string(8 * SAw + 4) + "];");
+  const std::string mr = "m0 + i * 16 + g", mr8 = "m0 + i * 16 + g + 8";
+  line("fa[i][0] = " + word(A, mr, "k0 + " + kq) + ";");
+  line("fa[i][1] = " + word(A, mr8, "k0 + " + kq) + ";");
+  line("fa[i][2] = " + word(A, mr, "k0 + " + kq + " + " + khi) + ";");
+  line("fa[i][3] = " + word(A, mr8, "k0 + " + kq + " + " + khi) + ";");
   close();
   line("#pragma unroll");
   open("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j)");
-  if (tf32) {
-    line("const uint32_t* p = pb + k0 * " + std::to_string(SBw) + " + j * 8;");
-    line("fb[j][0] = p[0];");
-    line("fb[j][1] = p[" + std::to_string(4 * SBw) + "];");
-  } else {
-    line("const uint32_t* p = pb + j * " + std::to_string(8 * SBw) + " + k0;");
-    line("fb[j][0] = p[0];");
-    line("fb[j][1] = p[4];");
-  }
+  const std::string nc = "n0 + j * 8 + g";
+  line("fb[j][0] = " + word(B, nc, "k0 + " + kq) + ";");
+  line("fb[j][1] = " + word(B, nc, "k0 + " + kq + " + " + khi) + ";");
   close();
-  const std::string step = tf32 ? "ts_mma_tf32" : d == DType::bf16 ? "ts_mma_bf16" : "ts_mma_f16";
+  const std::string mma = tf32 ? "ts_mma_tf32" : d == DType::bf16 ? "ts_mma_bf16" : "ts_mma_f16";
   line("#pragma unroll");
   open("for (int i = 0; i < " + std::to_string(ld.tm) + "; ++i)");
   line("#pragma unroll");
-  line("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j) " + step + "(&" + name(dst) + "[(i * " +
+  line("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j) " + mma + "(&" + name(dst) + "[(i * " +
        std::to_string(ld.tn) + " + j) * 4], fa[i], fb[j]);");
   close();
   close();  // k0
-  line("__syncthreads();");
+  if (!p) line("__syncthreads();");
   close();
 }
 

@@ -136,6 +136,48 @@ class Emitter {
   std::optional<std::string> remat_instr(const ir::Instr& in, const std::vector<std::string>& coords, int depth) const;
   // Emits a broadcast/reshape/permute by rematerialization if it can.
   bool try_remat_move(const ir::Instr& in);
+  // While set, remat() evaluates for another iteration of a loop: the loop
+  // variable reads as `value`, 0-d values its body defines are recomputed.
+  struct LoopSubst {
+    int var;
+    std::string value;
+    std::vector<char> in_body;  // per register: defined inside the loop's body
+  };
+  std::optional<LoopSubst> loop_subst_;
+
+  // ---- codegen_pipeline.cpp: dot operands loaded by cp.async ---------------
+  // A load whose tile only feeds tensor-core dots in the same loop body is
+  // copied to shared memory with cp.async, one iteration ahead.
+  struct StagedLoad {
+    int reg = -1;             // the load's register
+    const ir::Instr* load = nullptr;
+    int inner_axis = -1;      // the tile's axis of unit stride, contiguous in shared memory too
+    int outer_axis = -1;      // its other non-unit axis (-1 for a 1-row tile)
+    int64_t inner = 1, outer = 1, stride = 0;  // extents, and the shared row stride in elements
+    int64_t offset = 0;       // byte offset of its region inside a stage
+  };
+  struct Pipeline {
+    const ir::Instr* loop = nullptr;
+    std::vector<StagedLoad> loads;
+    std::map<int, int64_t> reg_operands;  // dot operands staged from registers: region offset
+    int64_t stage_bytes = 0;
+    int stages = 2;
+    std::string stage_var;   // the loop's current stage (a variable in the kernel)
+    bool published = false;  // this iteration's operands are waited for and behind a barrier
+  };
+  void plan_pipelines();
+  std::optional<StagedLoad> stage_plan(const ir::Instr& load, const ir::Instr& loop) const;
+  // The staged load behind dot operand `r` (the load itself or its
+  // transpose) in pipeline `p`, or null; *transposed says which.
+  const StagedLoad* staged_operand_in(const Pipeline& p, int r, bool* transposed) const;
+  // Copies of every staged load for the iteration where the loop variable
+  // is `value`, into stage `stage` (an expression).
+  void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage);
+  std::vector<Pipeline> pipelines_;
+  Pipeline* active_ = nullptr;  // the pipeline of the loop being emitted
+  std::vector<char> skipped_;   // registers a pipeline computes itself (staged loads, their transposes)
+  int64_t pipe_bytes_ = 0;      // shared memory above every op's scratch, for the pipelines
+  bool used_pipeline_ = false;
 
   // ---- codegen_layout.cpp: which registers live in the MMA layout -----------
   // Fills layouts_: tensor-core dot results, what is computed elementwise
@@ -175,6 +217,8 @@ class Emitter {
   // Operands converted for the current instruction: the copy's name and
   // layout, which at() and layout() give while the instruction is emitted.
   std::map<int, std::pair<std::string, TileLayout>> converted_;
+  // Converted operands that are index arithmetic: recomputed at each use.
+  std::map<int, std::function<std::string(const std::string& slot)>> recomputed_;
   int64_t smem_bytes_ = 0;
   bool uses_tid_ = false;
   int scratch_ = 0;  // numbers temporaries (loop counters, scopes)

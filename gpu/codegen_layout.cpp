@@ -92,6 +92,7 @@ void Emitter::assign_layouts() {
 
 void Emitter::convert_operands(const ir::Instr& in) {
   converted_.clear();
+  recomputed_.clear();
   using ir::Op;
   std::vector<size_t> which;  // the operands that must be in `work`
   TileLayout work;
@@ -124,17 +125,24 @@ void Emitter::convert_operands(const ir::Instr& in) {
     if (type(a).shape.empty() || layouts_[a] == work || converted_.count(a)) continue;
     if (ir::numel(type(a).shape) != work.n) continue;  // not an element-for-element operand
     const ir::Shape& shape = type(a).shape;
-    const std::string tmp = "cv" + std::to_string(scratch_++);
-    line(reg_type(a) + " " + tmp + "[" + std::to_string(work.slots) + "];  // %" + std::to_string(a) +
-         (work.mma ? " in the MMA layout" : " in the striped layout"));
-    auto coords_at = [&](const std::string& e) {
+    auto coords_at = [this, shape](const std::string& e) {
       std::vector<std::string> c(shape.size());
       for (size_t ax = 0; ax < shape.size(); ++ax) c[ax] = coordinate(e, shape, ax);
       return c;
     };
     if (remat(a, coords_at("e"), 0)) {
-      for_slots(work.slots, [&](const std::string& s) { line(tmp + "[" + s + "] = " + *remat(a, coords_at(element(work, s)), 0) + ";"); });
-    } else {
+      // Index arithmetic: recomputed where each slot is used, with no array
+      // (a store's 64-bit pointers would otherwise all be live at once).
+      converted_[a] = {"", work};
+      recomputed_[a] = [this, a, work, coords_at](const std::string& s) {
+        return "(" + *remat(a, coords_at(element(work, s)), 0) + ")";
+      };
+      continue;
+    }
+    const std::string tmp = "cv" + std::to_string(scratch_++);
+    line(reg_type(a) + " " + tmp + "[" + std::to_string(work.slots) + "];  // %" + std::to_string(a) +
+         (work.mma ? " in the MMA layout" : " in the striped layout"));
+    {
       const int64_t elem = type(a).is_ptr ? 8 : byte_size(type(a).dtype);
       need_smem(work.n * elem);
       open("");

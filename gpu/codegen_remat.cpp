@@ -17,7 +17,16 @@ constexpr size_t kMaxLength = 800;
 
 std::optional<std::string> Emitter::remat(int r, const std::vector<std::string>& coords, int depth) const {
   if (depth > kMaxDepth || def_count_[r] != 1 || !def_of_[r]) return std::nullopt;
-  if (type(r).shape.empty()) return name(r);  // a 0-d value is one variable, the same in every thread
+  if (type(r).shape.empty()) {
+    // A 0-d value is one variable, the same in every thread; for another
+    // iteration of a pipelined loop (codegen_pipeline.cpp) the loop
+    // variable and what the body computes from it are recomputed.
+    if (loop_subst_) {
+      if (r == loop_subst_->var) return loop_subst_->value;
+      if (loop_subst_->in_body[r]) return remat_instr(*def_of_[r], coords, depth);
+    }
+    return name(r);
+  }
   return remat_instr(*def_of_[r], coords, depth);
 }
 
@@ -27,6 +36,11 @@ std::optional<std::string> Emitter::remat_instr(const ir::Instr& in, const std::
   const ir::Shape& shape = type(r).shape;
   using ir::Op;
   switch (in.op) {
+    case Op::ProgramId: case Op::NumPrograms: {
+      static const char* axes[] = {"x", "y", "z"};
+      return std::string("(int32_t)") + (in.op == Op::ProgramId ? "blockIdx." : "gridDim.") + axes[in.axis];
+    }
+    case Op::ScalarParam: case Op::PtrParam: return param_name(in.param_index);
     case Op::Arange:
       return "(int32_t)(" + coords[0] + (in.ival ? " + " + std::to_string(in.ival) : "") + ")";
     case Op::Const: return constant_literal(type(r).dtype, in.ival, in.fval);

@@ -31,6 +31,8 @@ class CubinCache {
   // ~/.cache/tilescope.
   static std::string default_dir();
   const std::string& dir() const { return dir_; }
+  // Whether a second get() of one kernel reads the first one's cubin.
+  bool enabled() const { return usable_ && reuse_; }
 
   std::string key(const std::string& source, const CompileOptions& opt) const;
   // The kernel's cubin: read from the cache, or compiled and stored.

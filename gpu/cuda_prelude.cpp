@@ -187,6 +187,24 @@ TS_INLINE void ts_mma_f16(float* d, const uint32_t* a, const uint32_t* b) {
 }
 #endif
 
+// Dot operands staged by cp.async (LOWERING §7): 16 bytes from global to
+// shared memory without passing through registers; src_bytes = 0 reads
+// nothing and fills zeros (a masked-off vector). Groups are committed once
+// per iteration and waited for before the barrier that publishes them.
+#ifndef TS_HOST_MMA
+TS_INLINE void ts_cp_async16(void* dst, const void* src, int src_bytes) {
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
+}
+TS_INLINE void ts_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+TS_INLINE void ts_cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+#endif
+// A staged f32 operand reaches the tensor cores raw: each fragment word is
+// cut to tf32 here instead (ts_tf32's rule, on the bits).
+TS_INLINE uint32_t ts_tf32_word(uint32_t b) { return (b & 0x7f800000u) == 0x7f800000u ? b : (b & 0xffffe000u); }
+// Two 16-bit values, lo first in memory, as one fragment word.
+TS_INLINE uint32_t ts_pack2(unsigned short lo, unsigned short hi) { return (uint32_t)lo | ((uint32_t)hi << 16); }
+
 // A read the compiler may neither drop nor move (CodegenOptions::every_load):
 // a volatile access of the same bytes, whatever the element type.
 template <class T> TS_INLINE T ts_load_kept(const T* p) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -33,6 +34,20 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   Cubin cubin = compile_cubin(lowered, opt.compile, opt.cache);
   r.cuda_kernel = lowered.name;
   r.compile_s = cubin.compile_seconds;
+  r.warps = opt.codegen.num_warps;
+  // Compile time (issue 7's target): once through NVRTC with the cache
+  // bypassed, and once from IR to cubin with the cache warm.
+  {
+    using clock = std::chrono::steady_clock;
+    auto t0 = clock::now();
+    (void)compile_cubin(lower(*ir, opt.codegen), opt.compile, nullptr);
+    r.nvrtc_s = std::chrono::duration<double>(clock::now() - t0).count();
+    if (opt.cache && opt.cache->enabled()) {
+      t0 = clock::now();
+      (void)compile_cubin(lower(*ir, opt.codegen), opt.compile, opt.cache);
+      r.cache_hit_s = std::chrono::duration<double>(clock::now() - t0).count();
+    }
+  }
   r.smem_bytes = lowered.smem_bytes;
   LoadedKernel k(d, cubin, lowered);
   r.registers = k.registers();
@@ -134,7 +149,22 @@ std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, con
       r.error = "not run: the CUDA context was lost at an earlier fault";
     } else {
       try {
-        run_case(d, ceil, opt, r);
+        if (opt.tune_warps.empty()) {
+          run_case(d, ceil, opt, r);
+        } else {
+          // Each variant timed the same way; the fastest is kept.
+          for (int w : opt.tune_warps) {
+            BenchOptions o = opt;
+            o.codegen.num_warps = w;
+            BenchResult v;
+            v.bench = c;
+            run_case(d, ceil, o, v);
+            const auto tried = r.tried;
+            if (r.tried.empty() || v.median_ms < r.median_ms) r = v;
+            r.tried = tried;
+            r.tried.push_back({w, v.median_ms});
+          }
+        }
       } catch (const CudaError& e) {
         r.error = e.what();
         lost = e.sticky();
@@ -150,8 +180,9 @@ std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, con
 
 std::string bench_table_header() {
   char line[256];
-  std::snprintf(line, sizeof line, "%-17s %-58s %10s %10s %9s %9s %8s %9s %6s %5s %7s\n", "case", "what", "median ms",
-                "p90 ms", "GB/s", "TFLOP/s", "floor %", "Triton ms", "regs", "spill", "copies");
+  std::snprintf(line, sizeof line, "%-17s %-58s %10s %10s %9s %9s %8s %9s %6s %5s %7s %5s %8s %8s\n", "case", "what",
+                "median ms", "p90 ms", "GB/s", "TFLOP/s", "floor %", "Triton ms", "regs", "spill", "copies", "warps",
+                "nvrtc s", "cache ms");
   return line;
 }
 
@@ -161,9 +192,10 @@ std::string bench_table_row(const BenchResult& r) {
     std::snprintf(line, sizeof line, "%-17s %-58s ERROR: %s\n", r.bench.name.c_str(), r.bench.what.c_str(), r.error.c_str());
     return line;
   }
-  std::snprintf(line, sizeof line, "%-17s %-58s %10.4g %10.4g %9.4g %9.3g %7.1f%% %9.4g %6d %5d %7d%s\n", r.bench.name.c_str(),
-                r.bench.what.c_str(), r.median_ms, r.p90_ms, r.gb_per_s, r.tflop_per_s, r.percent_of_floor,
-                r.bench.anchor_ms, r.registers, r.spill_bytes, r.copies,
+  std::snprintf(line, sizeof line, "%-17s %-58s %10.4g %10.4g %9.4g %9.3g %7.1f%% %9.4g %6d %5d %7d %5d %8.3f %8.2f%s\n",
+                r.bench.name.c_str(), r.bench.what.c_str(), r.median_ms, r.p90_ms, r.gb_per_s, r.tflop_per_s,
+                r.percent_of_floor, r.bench.anchor_ms, r.registers, r.spill_bytes, r.copies, r.warps, r.nvrtc_s,
+                r.cache_hit_s * 1e3,
                 r.never_written ? "  (output not fully written!)" : r.non_finite ? "  (non-finite outputs!)" : "");
   return line;
 }
@@ -189,7 +221,11 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"runs", r.runs},                  {"median_ms", r.median_ms},   {"min_ms", r.min_ms},
                 {"p90_ms", r.p90_ms},              {"max_ms", r.max_ms},         {"gb_per_s", r.gb_per_s},
                 {"tflop_per_s", r.tflop_per_s},    {"floor_ms", r.floor_ms},     {"percent_of_floor", r.percent_of_floor},
-                {"never_written", r.never_written}, {"non_finite", r.non_finite}});
+                {"never_written", r.never_written}, {"non_finite", r.non_finite}, {"warps", r.warps},
+                {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
+      nlohmann::json tried = nlohmann::json::array();
+      for (auto [w, ms] : r.tried) tried.push_back({{"warps", w}, {"median_ms", ms}});
+      c["tried"] = tried;
       if (r.verified) c["spec_err"] = r.spec_err;
     }
     j["cases"].push_back(c);

@@ -24,6 +24,10 @@ struct BenchOptions {
   CompileOptions compile;
   CubinCache* cache = nullptr;
   bool verify = false;  // also compare with the reference spec (slow at these sizes)
+  // Warps per program to try for each case; the fastest is reported (a
+  // small autotuner: the block sizes stay those of ANCHORS.md, so the
+  // comparison with Triton stays like for like). Empty: codegen.num_warps.
+  std::vector<int> tune_warps;
 };
 
 struct BenchResult {
@@ -32,7 +36,11 @@ struct BenchResult {
   std::string cuda_kernel;
   int registers = 0, spill_bytes = 0;
   int64_t smem_bytes = 0;
-  double compile_s = 0;
+  double compile_s = 0;     // this run's compile (0 when the cubin came from the cache)
+  double nvrtc_s = 0;       // IR to cubin through NVRTC, cache bypassed
+  double cache_hit_s = 0;   // IR to cubin with the cubin cache warm (code generation, hash, read)
+  int warps = 0;            // warps per program of the reported timing
+  std::vector<std::pair<int, double>> tried;  // (warps, median ms) of every variant timed
   int copies = 1;  // input copies rotated through
   int runs = 0;
   double median_ms = 0, min_ms = 0, p90_ms = 0, max_ms = 0;

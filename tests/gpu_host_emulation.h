@@ -127,6 +127,15 @@ inline void ts_mma_f16(float* d, const uint32_t* a, const uint32_t* b) {
   });
 }
 
+// cp.async on the CPU: the copy happens at once; commit and wait have
+// nothing left to order.
+inline void ts_cp_async16(void* dst, const void* src, int src_bytes) {
+  std::memcpy(dst, src, static_cast<size_t>(src_bytes));
+  std::memset(static_cast<unsigned char*>(dst) + src_bytes, 0, static_cast<size_t>(16 - src_bytes));
+}
+inline void ts_cp_async_commit() {}
+inline void ts_cp_async_wait_all() {}
+
 inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
 inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
 inline double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }

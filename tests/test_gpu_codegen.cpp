@@ -228,6 +228,33 @@ TEST_CASE("fast paths: shuffles for last-axis reductions, tensor cores for tf32 
   CHECK_FALSE(has(conv, "int32_t* sm"));
 }
 
+TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with cp.async", "[gpu][codegen]") {
+  // 32 x 16 tiles with 4 warps: the accumulator lives in mma fragments,
+  // both loads go to shared memory by cp.async one iteration ahead, and
+  // the staged f32 values are cut to tf32 at the fragment load.
+  const std::string mm = puzzle_cuda("11", "11b");
+  CHECK(has(mm, "ts_cp_async16(ts_dst"));
+  CHECK(has(mm, "ts_mma_tf32(&r"));
+  CHECK(has(mm, "ts_tf32_word(reinterpret_cast"));
+  CHECK(has(mm, "ts_cp_async_wait_all();"));
+  CHECK_FALSE(has(mm, "float* so"));  // no result buffer
+  // E4: a bf16 dot of a transposed load (its m axis contiguous) and a
+  // dequantized register tile.
+  const std::string e4 = puzzle_cuda("e4_fused", "canonical");
+  CHECK(has(e4, "ts_mma_bf16(&r"));
+  CHECK(has(e4, "ts_cp_async16(ts_dst"));
+  CHECK(has(e4, "ts_pack2(reinterpret_cast"));
+  // E1: three staged loads (A once for both dots, then each half of B).
+  const std::string e1 = puzzle_cuda("e1_v1", "bench");
+  size_t copies = 0;
+  for (size_t at = e1.find("// cp.async %"); at != std::string::npos; at = e1.find("// cp.async %", at + 1)) ++copies;
+  CHECK(copies == 6);  // three loads, each in the prologue and in the loop
+  tl::gpu::CodegenOptions scalar;
+  scalar.scalar_dots = true;
+  CHECK_FALSE(has(puzzle_cuda("11", "11b", scalar), "ts_cp_async16(ts_dst"));
+  CHECK_FALSE(has(puzzle_cuda("e4_fused", "canonical", scalar), "ts_mma_bf16(&r"));
+}
+
 TEST_CASE("NVRTC errors carry the log and the generated source's path", "[gpu][nvrtc]") {
   try {
     tl::gpu::nvrtc_compile("extern \"C\" __global__ void broken() { undefined_thing(); }", "broken", {}, "/tmp/broken.cu");

@@ -1,0 +1,320 @@
+// Software pipelining of dot operands (LOWERING §7). In a loop such as
+//
+//   for k: a = load(A + ..k..); b = load(B + ..k..); acc = dot(a, b, acc)
+//
+// a load whose tile feeds nothing but tensor-core dots of the same loop
+// body never enters registers: each thread copies 16-byte vectors of it
+// from global to shared memory with cp.async, along the axis where the
+// pointer tile has unit stride (so a warp reads contiguous memory), and
+// the copies for iteration i + 1 are issued while the tensor cores work on
+// iteration i, into the other of two stages. The pointers and masks of the
+// next iteration come from rematerialization with the loop variable
+// replaced (codegen_remat.cpp), so they must be index arithmetic of the
+// loop variable; `other` must be absent or zero, because a masked-off
+// vector is zero-filled by the copy itself. A vector whose lanes disagree
+// about the mask, or whose address is not 16-byte aligned, is copied
+// element by element through registers instead.
+#include <algorithm>
+
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+// How far one step along an axis moves an index or pointer tile: not at
+// all, by exactly one element, or by something else (or unknown).
+enum class Step { Zero, One, Other };
+
+void collect_fors(const ir::Block& b, std::vector<const ir::Instr*>& out) {
+  for (const ir::Instr& in : b.instrs) {
+    if (in.op == ir::Op::For) out.push_back(&in);
+    if (in.body) collect_fors(*in.body, out);
+    if (in.else_body) collect_fors(*in.else_body, out);
+  }
+}
+
+void mark_defs(const ir::Block& b, std::vector<char>& in_body) {
+  for (const ir::Instr& in : b.instrs) {
+    if (in.dst >= 0) in_body[in.dst] = 1;
+    if (in.body) mark_defs(*in.body, in_body);
+    if (in.else_body) mark_defs(*in.else_body, in_body);
+  }
+}
+
+bool directly_in(const ir::Block& b, const ir::Instr* in) {
+  return std::any_of(b.instrs.begin(), b.instrs.end(), [&](const ir::Instr& x) { return &x == in; });
+}
+
+}  // namespace
+
+// Per-axis steps of an index or pointer tile, from its definition. Only a
+// `One` is relied upon (a unit-stride axis), so anything not understood is
+// `Other`. i32 wrap-around is not modelled: addresses themselves are always
+// computed by rematerialization, exactly as elsewhere.
+static std::vector<Step> steps_of(const ir::Kernel& k, const std::vector<int>& def_count,
+                                  const std::vector<const ir::Instr*>& def_of, int r, int depth) {
+  const ir::Shape& shape = k.regs[r].type.shape;
+  std::vector<Step> other(shape.size(), Step::Other);
+  if (shape.empty()) return {};
+  if (depth > 24 || def_count[r] != 1 || !def_of[r]) return other;
+  const ir::Instr& in = *def_of[r];
+  auto of = [&](int a) { return steps_of(k, def_count, def_of, a, depth + 1); };
+  using ir::Op;
+  switch (in.op) {
+    case Op::Arange: return {Step::One};
+    case Op::Broadcast: {
+      const ir::Shape& ss = k.regs[in.args[0]].type.shape;
+      std::vector<Step> src = of(in.args[0]), out(shape.size(), Step::Zero);
+      const size_t pad = shape.size() - ss.size();
+      for (size_t i = 0; i < ss.size(); ++i) out[pad + i] = ss[i] == 1 ? Step::Zero : src[i];
+      return out;
+    }
+    case Op::Reshape: {
+      // Only axes of extent 1 come or go: the others keep their order.
+      const ir::Shape& ss = k.regs[in.args[0]].type.shape;
+      std::vector<Step> src = of(in.args[0]), out(shape.size(), Step::Zero);
+      std::vector<size_t> s_axes, d_axes;
+      for (size_t i = 0; i < ss.size(); ++i)
+        if (ss[i] != 1) s_axes.push_back(i);
+      for (size_t i = 0; i < shape.size(); ++i)
+        if (shape[i] != 1) d_axes.push_back(i);
+      if (s_axes.size() != d_axes.size()) return other;
+      for (size_t j = 0; j < s_axes.size(); ++j) {
+        if (ss[s_axes[j]] != shape[d_axes[j]]) return other;
+        out[d_axes[j]] = src[s_axes[j]];
+      }
+      return out;
+    }
+    case Op::Permute: {
+      std::vector<Step> src = of(in.args[0]), out(shape.size());
+      for (size_t i = 0; i < shape.size(); ++i) out[i] = src[static_cast<size_t>(in.dims[i])];
+      return out;
+    }
+    case Op::Copy: case Op::Cast: return of(in.args[0]);
+    case Op::Add: case Op::PtrAdd: {
+      std::vector<Step> a = of(in.args[0]), b = of(in.args[1]), out(shape.size());
+      if (a.empty()) a.assign(shape.size(), Step::Zero);
+      if (b.empty()) b.assign(shape.size(), Step::Zero);
+      for (size_t i = 0; i < shape.size(); ++i)
+        out[i] = a[i] == Step::Zero ? b[i] : b[i] == Step::Zero ? a[i] : Step::Other;
+      return out;
+    }
+    case Op::Sub: case Op::Mul: {
+      // x - c and x * 1 keep x's steps; anything else that moves is Other.
+      std::vector<Step> a = of(in.args[0]), b = of(in.args[1]), out(shape.size());
+      if (a.empty()) a.assign(shape.size(), Step::Zero);
+      if (b.empty()) b.assign(shape.size(), Step::Zero);
+      const bool b_flat = std::all_of(b.begin(), b.end(), [](Step s) { return s == Step::Zero; });
+      for (size_t i = 0; i < shape.size(); ++i) {
+        if (a[i] == Step::Zero && b[i] == Step::Zero) out[i] = Step::Zero;
+        else if (in.op == Op::Sub && b_flat) out[i] = a[i];
+        else out[i] = Step::Other;
+      }
+      return out;
+    }
+    default: return other;
+  }
+}
+
+std::optional<Emitter::StagedLoad> Emitter::stage_plan(const ir::Instr& load, const ir::Instr& loop) const {
+  const DType d = type(load.dst).dtype;
+  if (d != DType::f32 && d != DType::f16 && d != DType::bf16) return std::nullopt;
+  const ir::Shape& shape = type(load.dst).shape;
+  const int64_t elem = byte_size(d), V = 16 / elem;
+  // `other` must read as zero: absent, or a zero constant broadcast.
+  if (load.has_other) {
+    const int o = load.args[load.has_mask ? 2 : 1];
+    const ir::Instr* def = def_count_[o] == 1 ? def_of_[o] : nullptr;
+    if (def && def->op == ir::Op::Broadcast && type(def->args[0]).shape.empty()) {
+      const int c = def->args[0];
+      def = def_count_[c] == 1 ? def_of_[c] : nullptr;
+    }
+    if (!def || def->op != ir::Op::Const || def->ival != 0 || def->fval != 0.0) return std::nullopt;
+  }
+  StagedLoad s;
+  s.reg = load.dst;
+  s.load = &load;
+  const std::vector<Step> st = steps_of(k_, def_count_, def_of_, load.args[0], 0);
+  std::vector<int> big;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] > 1) big.push_back(static_cast<int>(i));
+  if (big.empty() || big.size() > 2) return std::nullopt;
+  for (int ax : big)
+    if (st[static_cast<size_t>(ax)] == Step::One) {
+      if (s.inner_axis >= 0) return std::nullopt;  // unit stride twice: not a plain tile
+      s.inner_axis = ax;
+    }
+  if (s.inner_axis < 0) return std::nullopt;
+  for (int ax : big)
+    if (ax != s.inner_axis) s.outer_axis = ax;
+  s.inner = shape[static_cast<size_t>(s.inner_axis)];
+  s.outer = s.outer_axis >= 0 ? shape[static_cast<size_t>(s.outer_axis)] : 1;
+  if (s.inner % V != 0) return std::nullopt;
+  // Pointers and mask must be recomputable for any iteration.
+  Emitter& self = const_cast<Emitter&>(*this);
+  self.loop_subst_ = LoopSubst{loop.dst, "probe", std::vector<char>(k_.regs.size(), 0)};
+  mark_defs(*loop.body, self.loop_subst_->in_body);
+  std::vector<std::string> probe(shape.size(), "0");
+  probe[static_cast<size_t>(s.inner_axis)] = "c0";
+  if (s.outer_axis >= 0) probe[static_cast<size_t>(s.outer_axis)] = "c1";
+  bool ok = remat(load.args[0], probe, 0).has_value() && (!load.has_mask || remat(load.args[1], probe, 0).has_value());
+  self.loop_subst_.reset();
+  if (!ok) return std::nullopt;
+  return s;
+}
+
+void Emitter::plan_pipelines() {
+  skipped_.assign(k_.regs.size(), 0);
+  if (opt_.scalar_dots) return;
+  // Every use of every register: (instruction, operand index).
+  std::vector<std::vector<std::pair<const ir::Instr*, size_t>>> uses(k_.regs.size());
+  std::vector<const ir::Instr*> fors;
+  collect_fors(k_.body, fors);
+  std::function<void(const ir::Block&)> walk = [&](const ir::Block& b) {
+    for (const ir::Instr& in : b.instrs) {
+      for (size_t i = 0; i < in.args.size(); ++i) uses[in.args[i]].push_back({&in, i});
+      if (in.body) walk(*in.body);
+      if (in.else_body) walk(*in.else_body);
+    }
+  };
+  walk(k_.body);
+  for (const ir::Instr* loop : fors) {
+    const ir::Block& body = *loop->body;
+    auto pipelined_dot = [&](const ir::Instr* u, size_t i) {
+      return u->op == ir::Op::Dot && i < 2 && layouts_[u->dst].mma && directly_in(body, u);
+    };
+    Pipeline p;
+    p.loop = loop;
+    for (const ir::Instr& in : body.instrs) {
+      if (in.op != ir::Op::Load || def_count_[in.dst] != 1) continue;
+      // Every use a pipelined dot's operand, directly or through one transpose.
+      bool only_dots = !uses[in.dst].empty();
+      std::vector<int> transposes;
+      for (auto [u, i] : uses[in.dst]) {
+        if (pipelined_dot(u, i)) continue;
+        if (u->op == ir::Op::Permute && directly_in(body, u) && def_count_[u->dst] == 1 && !uses[u->dst].empty() &&
+            std::all_of(uses[u->dst].begin(), uses[u->dst].end(), [&](auto ui) { return pipelined_dot(ui.first, ui.second); })) {
+          transposes.push_back(u->dst);
+          continue;
+        }
+        only_dots = false;
+      }
+      if (!only_dots) continue;
+      std::optional<StagedLoad> s = stage_plan(in, *loop);
+      if (!s) continue;
+      // Row padding by the role of its first use: the fragment loads then
+      // spread over the banks (see dot_mma_fragments).
+      const auto [u, i] = uses[in.dst].front().first->op == ir::Op::Permute ? uses[uses[in.dst].front().first->dst].front()
+                                                                          : uses[in.dst].front();
+      const ir::Instr* perm = uses[in.dst].front().first->op == ir::Op::Permute ? uses[in.dst].front().first : nullptr;
+      const size_t rank = type(s->reg).shape.size();
+      const size_t k_axis_op = i == 0 ? rank - 1 : rank - 2;
+      const int k_axis = perm ? static_cast<int>(perm->dims[k_axis_op]) : static_cast<int>(k_axis_op);
+      const bool k_inner = s->inner_axis == k_axis;
+      const int64_t elem = byte_size(type(s->reg).dtype);
+      const int64_t pad = elem == 4 ? (k_inner ? 4 : 8) : 8;
+      (void)u;
+      s->stride = s->inner + pad;
+      s->offset = p.stage_bytes;
+      p.stage_bytes += (s->outer * s->stride * elem + 15) / 16 * 16;
+      skipped_[s->reg] = 1;
+      for (int t : transposes) skipped_[t] = 1;
+      p.loads.push_back(*s);
+    }
+    if (p.loads.empty()) continue;
+    // The dots' other operands are staged from registers, into the stages too.
+    for (const ir::Instr& in : body.instrs) {
+      if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) continue;
+      for (int i = 0; i < 2; ++i) {
+        const int x = in.args[static_cast<size_t>(i)];
+        bool t = false;
+        if (staged_operand_in(p, x, &t) || p.reg_operands.count(x)) continue;
+        const ir::Shape& xs = type(x).shape;
+        const int64_t rows = xs[xs.size() - 2], cols = xs.back(), elem = byte_size(type(x).dtype);
+        // A as [M][K + pad]; B as [K][N + 8] (tf32) or [N][K + 8] (16-bit).
+        const int64_t bytes = i == 0 ? rows * (cols + 16 / elem) * elem
+                                     : elem == 4 ? rows * (cols + 8) * 4 : cols * (rows + 8) * 2;
+        p.reg_operands[x] = p.stage_bytes;
+        p.stage_bytes += (bytes + 15) / 16 * 16;
+      }
+    }
+    pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes);
+    pipelines_.push_back(std::move(p));
+  }
+}
+
+const Emitter::StagedLoad* Emitter::staged_operand_in(const Pipeline& p, int r, bool* transposed) const {
+  *transposed = false;
+  int src = r;
+  if (def_count_[r] == 1 && def_of_[r] && def_of_[r]->op == ir::Op::Permute) {
+    src = def_of_[r]->args[0];
+    *transposed = true;
+  }
+  for (const StagedLoad& s : p.loads)
+    if (s.reg == src) return &s;
+  *transposed = false;
+  return nullptr;
+}
+
+void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage) {
+  loop_subst_ = LoopSubst{p.loop->dst, value, std::vector<char>(k_.regs.size(), 0)};
+  mark_defs(*p.loop->body, loop_subst_->in_body);
+  uses_tid_ = true;
+  for (const StagedLoad& s : p.loads) {
+    const ir::Instr& ld = *s.load;
+    const DType d = type(s.reg).dtype;
+    const int64_t elem = byte_size(d), V = 16 / elem, per_row = s.inner / V, vectors = per_row * s.outer;
+    const int64_t rounds = (vectors + threads_ - 1) / threads_;
+    const std::string t = cuda_memory_type(d);
+    const ir::Shape& shape = type(s.reg).shape;
+    if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
+    if (rounds > 1) line("#pragma unroll");
+    open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
+    line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads_) + " + " : "") + "tid;");
+    if (vectors % threads_ != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
+    line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
+         std::to_string(V) + ";");
+    auto coords = [&](int64_t lane) {
+      std::vector<std::string> c(shape.size(), "0");
+      c[static_cast<size_t>(s.inner_axis)] = lane ? "(ts_i + " + std::to_string(lane) + ")" : "ts_i";
+      if (s.outer_axis >= 0) c[static_cast<size_t>(s.outer_axis)] = "ts_o";
+      return c;
+    };
+    line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_smem + ts_pipe + (" + stage + ") * " +
+         std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ") + ts_o * " + std::to_string(s.stride) +
+         " + ts_i;");
+    line("const " + t + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
+    std::string all = "true", none = "false";
+    if (ld.has_mask) {
+      all.clear();
+      none.clear();
+      for (int64_t lane = 0; lane < V; ++lane) {
+        line("const bool ts_m" + std::to_string(lane) + " = " + *remat(ld.args[1], coords(lane), 0) + ";");
+        all += (lane ? " && " : "") + std::string("ts_m") + std::to_string(lane);
+        none += (lane ? " || " : "") + std::string("ts_m") + std::to_string(lane);
+      }
+      line("const bool ts_all = " + all + ", ts_none = !(" + none + ");");
+      all = "ts_all";
+      none = "ts_none";
+    }
+    open("if ((" + all + " || " + none + ") && ((uint64_t)ts_src & 15) == 0)");
+    line("ts_cp_async16(ts_dst, ts_src, " + (ld.has_mask ? "ts_all ? 16 : 0" : std::string("16")) + ");");
+    --indent_;
+    line("} else {");
+    ++indent_;
+    // Mixed masks or a misaligned vector: element by element.
+    for (int64_t lane = 0; lane < V; ++lane) {
+      std::string src = *remat(ld.args[0], coords(lane), 0);
+      std::string value_expr = "*(" + src + ")";
+      if (ld.has_mask) value_expr = "ts_m" + std::to_string(lane) + " ? " + value_expr + " : " + constant_literal(d, 0, 0.0);
+      line("ts_dst[" + std::to_string(lane) + "] = " + value_expr + ";");
+    }
+    close();
+    if (vectors % threads_ != 0) close();
+    close();
+  }
+  loop_subst_.reset();
+}
+
+}  // namespace tl::gpu::detail
