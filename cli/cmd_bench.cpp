@@ -18,7 +18,7 @@ int cmd_bench(int argc, char** argv, int first) {
       {"case", true, "LIST", "cases to run, comma-separated (p02,p04,...,p11, e1_v1,e1_v1_128,e1_v2,e2,e3,e4_fused,e4_splitk,e5_fwd,e5_bwd, ...; default all)"},
       {"runs", true, "N", "timed runs per case, the median is reported (default 100, at least 100)"},
       {"warmup", true, "N", "untimed launches first (default 10)"},
-      {"warps", true, "N", "warps per program (default: each case at 4 and 8, the faster reported)"},
+      {"warps", true, "N", "warps per program (default: each case at 4 and 8, memory-bound ones at 2 too; the fastest reported)"},
       {"verify", false, "", "also compare each output with the reference (slow at these sizes)"},
       {"no-cache", false, "", "compile every kernel, ignoring the cubin cache"},
       {"json", false, "", "print the results as JSON"},

@@ -140,6 +140,17 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
     throw CodegenError("num_warps must be a power of two between 1 and 32, got " + std::to_string(opt.num_warps));
   def_of_.assign(k.regs.size(), nullptr);
   count_defs(k.body, def_count_, def_of_);
+  int64_t order = 0;
+  std::function<void(const ir::Block&)> place = [&](const ir::Block& b) {
+    for (const ir::Instr& in : b.instrs) {
+      position_[&in] = {&b, order};
+      if (in.op == ir::Op::Store || in.op == ir::Op::AtomicAdd) writes_.push_back(order);
+      ++order;
+      if (in.body) place(*in.body);
+      if (in.else_body) place(*in.else_body);
+    }
+  };
+  place(k.body);
   assign_layouts();
   plan_pipelines();
 }
@@ -400,10 +411,13 @@ void Emitter::for_loop(const ir::Instr& in) {
     used_pipeline_ = true;
     p->stage_var = "ts_st" + std::to_string(in.dst);
     line("int " + p->stage_var + " = 0;");
-    open("if (" + runs(lo) + ")");
-    issue_copies(*p, "(" + reg_type(in.dst) + ")" + lo, "0");
-    close();
-    line("ts_cp_async_commit();");
+    for (int t = 0; t + 1 < p->stages; ++t) {
+      const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
+      open("if (" + runs(value) + ")");
+      issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, std::to_string(t));
+      close();
+      line("ts_cp_async_commit();");
+    }
   }
   open("for (int64_t " + it + " = " + lo + "; " + runs(it) + "; " + it + " += " + step + ")");
   declared_[in.dst] = true;

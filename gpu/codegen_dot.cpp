@@ -193,7 +193,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const size_t rank = type(x).shape.size();
     const size_t k_axis = is_a ? rank - 1 : rank - 2;
     const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
-    const Operand o{is_a ? "sa" : "sb", sl->inner_axis == k_in_load, sl->stride, tf32};
+    const Operand o{is_a ? "sa" : "sb", sl->inner_axis == k_in_load, sl->stride, false};  // cut by round_staged
     const std::string ctype = tf32 ? "float" : cuda_register_type(d);
     line(ctype + "* " + o.base + " = reinterpret_cast<" + ctype + "*>(" + stage + " + " + std::to_string(sl->offset) + ");");
     return o;
@@ -205,12 +205,15 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const ir::Instr& loop = *p->loop;
     const std::string it = "it" + std::to_string(loop.dst), hi = "(int64_t)" + name(loop.args[1]),
                       step = "(int64_t)" + name(loop.args[2]);
-    line("ts_cp_async_wait_all();");
+    const int ahead = p->stages - 1;  // iterations in flight
+    line(ahead == 1 ? "ts_cp_async_wait_all();" : "ts_cp_async_wait_1();");
+    round_staged(*p, p->stage_var);
     line("__syncthreads();");
     open("");
-    line("const int64_t ts_next = " + it + " + " + step + ";");
+    line("const int64_t ts_next = " + it + " + " + std::to_string(ahead) + " * " + step + ";");
     open("if ((" + step + " > 0 && ts_next < " + hi + ") || (" + step + " < 0 && ts_next > " + hi + "))");
-    issue_copies(*p, "(" + reg_type(loop.dst) + ")ts_next", "(" + p->stage_var + " + 1) % " + std::to_string(p->stages));
+    issue_copies(*p, "(" + reg_type(loop.dst) + ")ts_next",
+                 "(" + p->stage_var + " + " + std::to_string(ahead) + ") % " + std::to_string(p->stages));
     close();
     line("ts_cp_async_commit();");
     close();

@@ -136,6 +136,14 @@ class Emitter {
   std::optional<std::string> remat_instr(const ir::Instr& in, const std::vector<std::string>& coords, int depth) const;
   // Emits a broadcast/reshape/permute by rematerialization if it can.
   bool try_remat_move(const ir::Instr& in);
+  // The move being rematerialized: loads it reaches may be read again at
+  // its elements (reload_allowed) instead of being moved.
+  const ir::Instr* reload_at_ = nullptr;
+  bool reload_allowed(const ir::Instr& load, const ir::Instr& use) const;
+  // Every instruction's block and program-order index; the indices of
+  // stores and atomics, sorted.
+  std::map<const ir::Instr*, std::pair<const ir::Block*, int64_t>> position_;
+  std::vector<int64_t> writes_;
   // While set, remat() evaluates for another iteration of a loop: the loop
   // variable reads as `value`, 0-d values its body defines are recomputed.
   struct LoopSubst {
@@ -173,6 +181,8 @@ class Emitter {
   // Copies of every staged load for the iteration where the loop variable
   // is `value`, into stage `stage` (an expression).
   void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage);
+  // Cuts this thread's staged f32 vectors of stage `stage` to tf32 in place.
+  void round_staged(const Pipeline& p, const std::string& stage);
   std::vector<Pipeline> pipelines_;
   Pipeline* active_ = nullptr;  // the pipeline of the loop being emitted
   std::vector<char> skipped_;   // registers a pipeline computes itself (staged loads, their transposes)

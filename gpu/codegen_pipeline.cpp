@@ -239,6 +239,9 @@ void Emitter::plan_pipelines() {
         p.stage_bytes += (bytes + 15) / 16 * 16;
       }
     }
+    // Three stages (two iterations in flight) when they fit beside a
+    // second block on the SM; else two.
+    p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes);
     pipelines_.push_back(std::move(p));
   }
@@ -315,6 +318,28 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
     close();
   }
   loop_subst_.reset();
+}
+
+void Emitter::round_staged(const Pipeline& p, const std::string& stage) {
+  // f32 operands of tf32 dots land raw; each thread cuts the vectors it
+  // copied itself to tf32 (ts_tf32's rule) before the barrier publishes
+  // them, once per element rather than once per warp that reads it.
+  for (const StagedLoad& s : p.loads) {
+    if (type(s.reg).dtype != DType::f32) continue;
+    const int64_t per_row = s.inner / 4, vectors = per_row * s.outer, rounds = (vectors + threads_ - 1) / threads_;
+    if (rounds > 1) line("#pragma unroll");
+    open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
+    line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads_) + " + " : "") + "tid;");
+    if (vectors % threads_ != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
+    line("ts_u4* ts_w = reinterpret_cast<ts_u4*>(ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) +
+         " + " + std::to_string(s.offset) + ") + ts_v / " + std::to_string(per_row) + " * " + std::to_string(s.stride / 4) +
+         " + ts_v % " + std::to_string(per_row) + ";");
+    line("ts_u4 ts_x = *ts_w;");
+    line("ts_x.x = ts_tf32_word(ts_x.x); ts_x.y = ts_tf32_word(ts_x.y); ts_x.z = ts_tf32_word(ts_x.z); ts_x.w = ts_tf32_word(ts_x.w);");
+    line("*ts_w = ts_x;");
+    if (vectors % threads_ != 0) close();
+    close();
+  }
 }
 
 }  // namespace tl::gpu::detail

@@ -3,6 +3,8 @@
 // combined elementwise) is recomputed at each destination element instead
 // of being moved through shared memory. The expression is built from the
 // destination element's coordinates back through the tile's definition.
+#include <algorithm>
+
 #include "codegen_emitter.h"
 
 namespace tl::gpu::detail {
@@ -41,6 +43,29 @@ std::optional<std::string> Emitter::remat_instr(const ir::Instr& in, const std::
       return std::string("(int32_t)") + (in.op == Op::ProgramId ? "blockIdx." : "gridDim.") + axes[in.axis];
     }
     case Op::ScalarParam: case Op::PtrParam: return param_name(in.param_index);
+    case Op::Load: {
+      // A small loaded tile that a move spreads over a larger one (a row
+      // of words broadcast along the values they pack) is read again at
+      // each destination element instead of passing through shared
+      // memory: the same addresses, the same mask, no store in between,
+      // so the same values (mostly from L1).
+      if (!reload_at_ || !reload_allowed(in, *reload_at_)) return std::nullopt;
+      std::optional<std::string> p = remat(in.args[0], coords, depth + 1);
+      if (!p) return std::nullopt;
+      const DType d = type(r).dtype;
+      std::string read = opt_.every_load ? "ts_load_kept(" + *p + ")" : "*(" + *p + ")";
+      if (d == DType::i1) read = "(" + read + " != 0)";
+      if (!in.has_mask) return read;
+      std::optional<std::string> m = remat(in.args[1], coords, depth + 1);
+      if (!m) return std::nullopt;
+      std::string other = constant_literal(d, 0, 0.0);
+      if (in.has_other) {
+        std::optional<std::string> o = remat(in.args[2], coords, depth + 1);
+        if (!o) return std::nullopt;
+        other = *o;
+      }
+      return "((" + *m + ") ? " + read + " : " + other + ")";
+    }
     case Op::Arange:
       return "(int32_t)(" + coords[0] + (in.ival ? " + " + std::to_string(in.ival) : "") + ")";
     case Op::Const: return constant_literal(type(r).dtype, in.ival, in.fval);
@@ -96,9 +121,22 @@ bool Emitter::try_remat_move(const ir::Instr& in) {
     for (size_t i = 0; i < ds.size(); ++i) c[i] = coordinate(e, ds, i);
     return remat_instr(in, c, 0);
   };
-  if (!at_element("e")) return false;
-  assign(in.dst, [&](const std::string& s) { return *at_element(element(ld, s)); });
-  return true;
+  reload_at_ = &in;
+  const bool ok = at_element("e").has_value();
+  if (ok) assign(in.dst, [&](const std::string& s) { return *at_element(element(ld, s)); });
+  reload_at_ = nullptr;
+  return ok;
+}
+
+bool Emitter::reload_allowed(const ir::Instr& load, const ir::Instr& use) const {
+  // Same block, load first, and no store or atomic executed in between
+  // (nested blocks between them included). Within a loop body the pair
+  // repeats together, so each reload sees what its load saw.
+  auto l = position_.find(&load), u = position_.find(&use);
+  if (l == position_.end() || u == position_.end()) return false;
+  if (l->second.first != u->second.first || l->second.second >= u->second.second) return false;
+  auto w = std::lower_bound(writes_.begin(), writes_.end(), l->second.second);
+  return w == writes_.end() || *w > u->second.second;
 }
 
 }  // namespace tl::gpu::detail

@@ -198,10 +198,16 @@ TS_INLINE void ts_cp_async16(void* dst, const void* src, int src_bytes) {
 }
 TS_INLINE void ts_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 TS_INLINE void ts_cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+// All but the newest group have landed (three stages: one still in flight).
+TS_INLINE void ts_cp_async_wait_1() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
 #endif
 // A staged f32 operand reaches the tensor cores raw: each fragment word is
 // cut to tf32 here instead (ts_tf32's rule, on the bits).
 TS_INLINE uint32_t ts_tf32_word(uint32_t b) { return (b & 0x7f800000u) == 0x7f800000u ? b : (b & 0xffffe000u); }
+// Four words of shared memory at once.
+struct __align__(16) ts_u4 {
+  uint32_t x, y, z, w;
+};
 // Two 16-bit values, lo first in memory, as one fragment word.
 TS_INLINE uint32_t ts_pack2(unsigned short lo, unsigned short hi) { return (uint32_t)lo | ((uint32_t)hi << 16); }
 

@@ -153,7 +153,11 @@ std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, con
           run_case(d, ceil, opt, r);
         } else {
           // Each variant timed the same way; the fastest is kept.
-          for (int w : opt.tune_warps) {
+          // Memory-bound cases also try 2 warps (more, smaller programs per SM).
+          std::vector<int> warps = opt.tune_warps;
+          if (c.math == BenchCase::Math::None && std::find(warps.begin(), warps.end(), 2) == warps.end())
+            warps.insert(warps.begin(), 2);
+          for (int w : warps) {
             BenchOptions o = opt;
             o.codegen.num_warps = w;
             BenchResult v;
