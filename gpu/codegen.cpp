@@ -411,6 +411,13 @@ void Emitter::for_loop(const ir::Instr& in) {
     used_pipeline_ = true;
     p->stage_var = "ts_st" + std::to_string(in.dst);
     line("int " + p->stage_var + " = 0;");
+    for (const ir::Instr* ld : p->prefetched)
+      line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
+    if (!p->prefetched.empty()) {
+      open("if (" + runs(lo) + ")");
+      prefetch_loads(*p, "(" + reg_type(in.dst) + ")" + lo);
+      close();
+    }
     for (int t = 0; t + 1 < p->stages; ++t) {
       const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
       open("if (" + runs(value) + ")");

@@ -216,6 +216,14 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
                  "(" + p->stage_var + " + " + std::to_string(ahead) + ") % " + std::to_string(p->stages));
     close();
     line("ts_cp_async_commit();");
+    if (!p->prefetched.empty()) {
+      // The body's register loads for the next iteration (already copied
+      // out of pf<reg> above, at the loads' own places).
+      line("const int64_t ts_after = " + it + " + " + step + ";");
+      open("if ((" + step + " > 0 && ts_after < " + hi + ") || (" + step + " < 0 && ts_after > " + hi + "))");
+      prefetch_loads(*p, "(" + reg_type(loop.dst) + ")ts_after");
+      close();
+    }
     close();
     p->published = true;
   } else if (wrote_registers) {

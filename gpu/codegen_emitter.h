@@ -168,6 +168,7 @@ class Emitter {
     const ir::Instr* loop = nullptr;
     std::vector<StagedLoad> loads;
     std::map<int, int64_t> reg_operands;  // dot operands staged from registers: region offset
+    std::vector<const ir::Instr*> prefetched;  // other loads of the body, read one iteration ahead into registers
     int64_t stage_bytes = 0;
     int stages = 2;
     std::string stage_var;   // the loop's current stage (a variable in the kernel)
@@ -181,6 +182,9 @@ class Emitter {
   // Copies of every staged load for the iteration where the loop variable
   // is `value`, into stage `stage` (an expression).
   void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage);
+  // Reads the prefetched loads for the iteration where the loop variable
+  // is `value` into their pf<reg> arrays.
+  void prefetch_loads(const Pipeline& p, const std::string& value);
   // Cuts this thread's staged f32 vectors of stage `stage` to tf32 in place.
   void round_staged(const Pipeline& p, const std::string& stage);
   std::vector<Pipeline> pipelines_;

@@ -3,6 +3,8 @@
 // dereferences its pointer. Stores and atomics are issued by exactly one
 // owner per element: in a replicated (smaller than the block) tile several
 // threads hold the same element, and only the first of them writes.
+#include <algorithm>
+
 #include "codegen_emitter.h"
 
 namespace tl::gpu::detail {
@@ -26,6 +28,11 @@ std::string c_string(const std::string& s) {
 }  // namespace
 
 void Emitter::load(const ir::Instr& in) {
+  if (active_ && std::find(active_->prefetched.begin(), active_->prefetched.end(), &in) != active_->prefetched.end()) {
+    // Read during the previous iteration (or the prologue): codegen_pipeline.cpp.
+    assign(in.dst, [&](const std::string& s) { return "pf" + std::to_string(in.dst) + "[" + s + "]"; });
+    return;
+  }
   const int ptr = in.args[0];
   const DType d = type(in.dst).dtype;
   const int mask = in.has_mask ? in.args[1] : -1;

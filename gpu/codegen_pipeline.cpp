@@ -239,6 +239,32 @@ void Emitter::plan_pipelines() {
         p.stage_bytes += (bytes + 15) / 16 * 16;
       }
     }
+    // The body's other loads (E4's packed words, scales, minima) are read
+    // one iteration ahead into registers, so their latency overlaps the
+    // MMAs too; only when nothing in the body stores (a store could change
+    // what the next iteration reads) and their pointers, masks and fill
+    // values are index arithmetic of the loop variable.
+    bool writes = false;
+    std::function<void(const ir::Block&)> find_writes = [&](const ir::Block& b) {
+      for (const ir::Instr& in : b.instrs) {
+        writes |= in.op == ir::Op::Store || in.op == ir::Op::AtomicAdd;
+        if (in.body) find_writes(*in.body);
+        if (in.else_body) find_writes(*in.else_body);
+      }
+    };
+    find_writes(body);
+    if (!writes && !opt_.every_load) {
+      loop_subst_ = LoopSubst{loop->dst, "probe", std::vector<char>(k_.regs.size(), 0)};
+      mark_defs(body, loop_subst_->in_body);
+      for (const ir::Instr& in : body.instrs) {
+        if (in.op != ir::Op::Load || skipped_[in.dst] || def_count_[in.dst] != 1 || type(in.dst).shape.empty()) continue;
+        std::vector<std::string> probe(type(in.dst).shape.size(), "c");
+        bool ok = true;
+        for (int a : in.args) ok = ok && (type(a).shape.empty() ? remat(a, {}, 0) : remat(a, probe, 0)).has_value();
+        if (ok) p.prefetched.push_back(&in);
+      }
+      loop_subst_.reset();
+    }
     // Three stages (two iterations in flight) when they fit beside a
     // second block on the SM; else two.
     p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
@@ -316,6 +342,30 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
     close();
     if (vectors % threads_ != 0) close();
     close();
+  }
+  loop_subst_.reset();
+}
+
+void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
+  if (p.prefetched.empty()) return;
+  loop_subst_ = LoopSubst{p.loop->dst, value, std::vector<char>(k_.regs.size(), 0)};
+  mark_defs(*p.loop->body, loop_subst_->in_body);
+  for (const ir::Instr* ld : p.prefetched) {
+    const int r = ld->dst;
+    const ir::Shape& shape = type(r).shape;
+    const TileLayout l = layouts_[r];
+    const DType d = type(r).dtype;
+    const int mask = ld->has_mask ? ld->args[1] : -1, other = ld->has_other ? ld->args[ld->has_mask ? 2 : 1] : -1;
+    for_slots(l.slots, [&](const std::string& slot) {
+      const std::string e = "(" + element(l, slot) + ")";
+      std::vector<std::string> c(shape.size());
+      for (size_t ax = 0; ax < shape.size(); ++ax) c[ax] = coordinate(e, shape, ax);
+      auto value_of = [&](int a) { return *remat(a, type(a).shape.empty() ? std::vector<std::string>{} : c, 0); };
+      std::string read = "*(" + value_of(ld->args[0]) + ")";
+      if (d == DType::i1) read = "(" + read + " != 0)";
+      if (mask >= 0) read = "(" + value_of(mask) + ") ? " + read + " : " + (other >= 0 ? value_of(other) : constant_literal(d, 0, 0.0));
+      line("pf" + std::to_string(r) + "[" + slot + "] = " + read + ";");
+    });
   }
   loop_subst_.reset();
 }

@@ -244,6 +244,8 @@ TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with
   CHECK(has(e4, "ts_mma_bf16(&r"));
   CHECK(has(e4, "ts_cp_async16(ts_dst"));
   CHECK(has(e4, "ts_pack2(reinterpret_cast"));
+  // Its packed words, scales and minima are read one iteration ahead.
+  CHECK(has(e4, "[0] = pf"));
   // E1: three staged loads (A once for both dots, then each half of B).
   const std::string e1 = puzzle_cuda("e1_v1", "bench");
   size_t copies = 0;
