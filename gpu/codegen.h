@@ -1,12 +1,14 @@
 // IR -> CUDA C++: one `extern "C" __global__` function per kernel
-// specialization (LOWERING.md). Correctness first: one program is one
-// block of 32 * num_warps threads; a tile of N elements is a per-thread
-// array of R = ceil(N / threads) registers, element e held by thread
-// e % threads in slot e / threads (a tile smaller than the block is
-// replicated: thread t holds element t % N). 0-d values are one register,
-// equal in every thread. Elementwise ops are local; ops that move data
-// between elements (broadcast, permute, reduce, dot) go through shared
-// memory unless every thread already holds what it needs.
+// specialization (LOWERING.md, docs/gpu.md). One program is one block of
+// 32 * num_warps threads; a tile is a per-thread register array in one of
+// two layouts: striped (element e held by thread e % threads in slot
+// e / threads; a tile smaller than the block is replicated, thread t holds
+// element t % N) or the MMA accumulator layout of tensor-core dots. 0-d
+// values are one register, equal in every thread. Elementwise ops are
+// local; index arithmetic is recomputed where it is needed; data that must
+// change threads goes through shared memory or warp shuffles; loads that
+// only feed dots in a loop are copied to shared memory by cp.async ahead
+// of their iteration.
 #pragma once
 #include <cstdint>
 #include <stdexcept>
@@ -19,7 +21,7 @@ namespace tl::gpu {
 
 // Bump when the generated code changes meaning: it is part of the cubin
 // cache key.
-inline constexpr int kCodegenVersion = 1;
+inline constexpr int kCodegenVersion = 2;
 
 struct CodegenOptions {
   int num_warps = 4;
@@ -30,8 +32,8 @@ struct CodegenOptions {
   // the store's mask, and compute-sanitizer would not see an out-of-bounds
   // read the interpreter reports. For checking runs; slower.
   bool every_load = false;
-  // tf32 dots as scalar FMAs in k order instead of on tensor cores (for
-  // comparing the two).
+  // Dots as scalar FMAs in k order instead of on tensor cores, and no
+  // MMA layout or cp.async pipeline (for comparing the two).
   bool scalar_dots = false;
 };
 

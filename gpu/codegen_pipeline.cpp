@@ -203,18 +203,18 @@ void Emitter::plan_pipelines() {
       if (!only_dots) continue;
       std::optional<StagedLoad> s = stage_plan(in, *loop);
       if (!s) continue;
-      // Row padding by the role of its first use: the fragment loads then
-      // spread over the banks (see dot_mma_fragments).
-      const auto [u, i] = uses[in.dst].front().first->op == ir::Op::Permute ? uses[uses[in.dst].front().first->dst].front()
-                                                                          : uses[in.dst].front();
-      const ir::Instr* perm = uses[in.dst].front().first->op == ir::Op::Permute ? uses[in.dst].front().first : nullptr;
+      // Row padding by the role of its first use (A: k is the last axis,
+      // B: the one before), so its fragment loads spread over the banks
+      // (see dot_mma_fragments); later uses read it correctly either way.
+      const ir::Instr* first = uses[in.dst].front().first;
+      const ir::Instr* perm = first->op == ir::Op::Permute ? first : nullptr;
+      const size_t operand = perm ? uses[perm->dst].front().second : uses[in.dst].front().second;
       const size_t rank = type(s->reg).shape.size();
-      const size_t k_axis_op = i == 0 ? rank - 1 : rank - 2;
+      const size_t k_axis_op = operand == 0 ? rank - 1 : rank - 2;
       const int k_axis = perm ? static_cast<int>(perm->dims[k_axis_op]) : static_cast<int>(k_axis_op);
       const bool k_inner = s->inner_axis == k_axis;
       const int64_t elem = byte_size(type(s->reg).dtype);
       const int64_t pad = elem == 4 ? (k_inner ? 4 : 8) : 8;
-      (void)u;
       s->stride = s->inner + pad;
       s->offset = p.stage_bytes;
       p.stage_bytes += (s->outer * s->stride * elem + 15) / 16 * 16;
