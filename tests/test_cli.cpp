@@ -181,4 +181,18 @@ TEST_CASE("cli: compile --cuda takes a broken kernel, and --every-load keeps its
   CHECK(contains(kept.out, "= ts_load_kept(r"));
   CHECK_FALSE(contains(plain.out, "= ts_load_kept(r"));
 }
+
+TEST_CASE("cli: compile --bench prints the CUDA a bench case times, and names the cases when it is wrong") {
+  Outcome e1 = run_cli("compile e1_v1 --cuda --bench e1_v1_128");
+  INFO(e1.out);
+  CHECK(e1.status == 0);
+  CHECK(contains(e1.out, "e1_split_activation_v1_BM_128_BN_64_BK_32("));
+  CHECK(contains(e1.out, "ts_cp_async16(ts_dst"));  // its operands are staged by cp.async
+  Outcome unknown = run_cli("compile e1_v1 --cuda --bench p11");
+  CHECK(unknown.status == 2);
+  CHECK(contains(unknown.out, "no benchmark case 'p11' for this kernel; the cases are p02,"));
+  Outcome both = run_cli("compile e1_v1 --cuda --bench e1_v1 --set bench");
+  CHECK(both.status == 2);
+  CHECK(contains(both.out, "--bench and --set both choose the sizes; give one"));
+}
 #endif
