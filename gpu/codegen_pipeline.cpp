@@ -6,14 +6,14 @@
 // body never enters registers: each thread copies 16-byte vectors of it
 // from global to shared memory with cp.async, along the axis where the
 // pointer tile has unit stride (so a warp reads contiguous memory), and
-// the copies for iteration i + 1 are issued while the tensor cores work on
-// iteration i, into the other of two stages. The pointers and masks of the
-// next iteration come from rematerialization with the loop variable
-// replaced (codegen_remat.cpp), so they must be index arithmetic of the
-// loop variable; `other` must be absent or zero, because a masked-off
-// vector is zero-filled by the copy itself. A vector whose lanes disagree
-// about the mask, or whose address is not 16-byte aligned, is copied
-// element by element through registers instead.
+// the copies for iteration i + 1 (i + 2 with three stages) are issued
+// while the tensor cores work on iteration i, into another stage. The pointers
+// and masks of a later iteration come from rematerialization with the loop
+// variable replaced (codegen_remat.cpp), so they must be index arithmetic
+// of the loop variable; `other` must be absent or zero, because a
+// masked-off vector is written as zeros without reading anything. A vector
+// whose lanes disagree about the mask, or whose address is not 16-byte
+// aligned, is copied element by element through registers instead.
 #include <algorithm>
 
 #include "codegen_emitter.h"
@@ -327,8 +327,16 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
       all = "ts_all";
       none = "ts_none";
     }
-    open("if ((" + all + " || " + none + ") && ((uint64_t)ts_src & 15) == 0)");
-    line("ts_cp_async16(ts_dst, ts_src, " + (ld.has_mask ? "ts_all ? 16 : 0" : std::string("16")) + ");");
+    open("if (" + all + " && ((uint64_t)ts_src & 15) == 0)");
+    line("ts_cp_async16(ts_dst, ts_src, 16);");
+    if (ld.has_mask) {
+      // Every lane masked off: zeros, and the pointer is never handed to
+      // the memory system (a tail's pointers may lie outside any buffer).
+      --indent_;
+      line("} else if (" + none + ") {");
+      ++indent_;
+      line("*reinterpret_cast<ts_u4*>(ts_dst) = ts_u4{0u, 0u, 0u, 0u};");
+    }
     --indent_;
     line("} else {");
     ++indent_;
