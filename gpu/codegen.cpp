@@ -88,17 +88,6 @@ std::vector<int64_t> row_major_strides(const ir::Shape& s) {
 
 namespace {
 
-void count_defs(const ir::Block& b, std::vector<int>& count, std::vector<const ir::Instr*>& def_of) {
-  for (const ir::Instr& in : b.instrs) {
-    if (in.dst >= 0) {
-      ++count[in.dst];
-      def_of[in.dst] = &in;
-    }
-    if (in.body) count_defs(*in.body, count, def_of);
-    if (in.else_body) count_defs(*in.else_body, count, def_of);
-  }
-}
-
 bool is_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
@@ -139,18 +128,16 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
   if (opt.num_warps < 1 || opt.num_warps > 32 || (opt.num_warps & (opt.num_warps - 1)) != 0)
     throw CodegenError("num_warps must be a power of two between 1 and 32, got " + std::to_string(opt.num_warps));
   def_of_.assign(k.regs.size(), nullptr);
-  count_defs(k.body, def_count_, def_of_);
   int64_t order = 0;
-  std::function<void(const ir::Block&)> place = [&](const ir::Block& b) {
-    for (const ir::Instr& in : b.instrs) {
-      position_[&in] = {&b, order};
-      if (in.op == ir::Op::Store || in.op == ir::Op::AtomicAdd) writes_.push_back(order);
-      ++order;
-      if (in.body) place(*in.body);
-      if (in.else_body) place(*in.else_body);
+  ir::for_each_instr(k.body, [&](const ir::Instr& in, const ir::Block& b) {
+    if (in.dst >= 0) {
+      ++def_count_[in.dst];
+      def_of_[in.dst] = &in;  // the last, if several
     }
-  };
-  place(k.body);
+    position_[&in] = {&b, order};
+    if (in.op == ir::Op::Store || in.op == ir::Op::AtomicAdd) writes_.push_back(order);
+    ++order;
+  });
   assign_layouts();
   plan_pipelines();
 }
@@ -395,13 +382,11 @@ void Emitter::for_loop(const ir::Instr& in) {
   // Python range semantics, negative steps included; a zero step runs no
   // iteration (the interpreter reports it and skips the loop).
   std::string it = "it" + std::to_string(in.dst);
-  std::string lo = "(int64_t)" + name(in.args[0]), hi = "(int64_t)" + name(in.args[1]),
-              step = "(int64_t)" + name(in.args[2]);
+  const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
   if (opt_.comments)
     line("// for %" + std::to_string(in.dst) + " in range(%" + std::to_string(in.args[0]) + ", %" +
          std::to_string(in.args[1]) + ", %" + std::to_string(in.args[2]) + ")" +
          (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
-  auto runs = [&](const std::string& i) { return "(" + step + " > 0 && " + i + " < " + hi + ") || (" + step + " < 0 && " + i + " > " + hi + ")"; };
   Pipeline* p = nullptr;
   for (Pipeline& x : pipelines_)
     if (x.loop == &in) p = &x;
@@ -414,19 +399,19 @@ void Emitter::for_loop(const ir::Instr& in) {
     for (const ir::Instr* ld : p->prefetched)
       line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
     if (!p->prefetched.empty()) {
-      open("if (" + runs(lo) + ")");
+      open("if (" + loop_runs(in, lo) + ")");
       prefetch_loads(*p, "(" + reg_type(in.dst) + ")" + lo);
       close();
     }
     for (int t = 0; t + 1 < p->stages; ++t) {
       const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
-      open("if (" + runs(value) + ")");
+      open("if (" + loop_runs(in, value) + ")");
       issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, std::to_string(t));
       close();
       line("ts_cp_async_commit();");
     }
   }
-  open("for (int64_t " + it + " = " + lo + "; " + runs(it) + "; " + it + " += " + step + ")");
+  open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
   declared_[in.dst] = true;
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
   Pipeline* outer = active_;

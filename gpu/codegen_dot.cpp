@@ -136,10 +136,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   const bool tf32 = d == DType::f32;
   const TileLayout ld = layout(dst);
   const int64_t elem = tf32 ? 4 : 2;
-  Pipeline* p = active_ && std::any_of(active_->loop->body->instrs.begin(), active_->loop->body->instrs.end(),
-                                       [&](const ir::Instr& x) { return &x == &in; })
-                    ? active_
-                    : nullptr;
+  Pipeline* p = pipeline_of(in);
   uses_tid_ = true;
   declare(dst);
   for_slots(ld.slots, [&](const std::string& s) { line(at(dst, s) + " = " + (in.has_acc ? at(in.args[2], s) : "0.0f") + ";"); });
@@ -202,30 +199,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   if (!p) {
     line("__syncthreads();");
   } else if (!p->published) {
-    const ir::Instr& loop = *p->loop;
-    const std::string it = "it" + std::to_string(loop.dst), hi = "(int64_t)" + name(loop.args[1]),
-                      step = "(int64_t)" + name(loop.args[2]);
-    const int ahead = p->stages - 1;  // iterations in flight
-    line(ahead == 1 ? "ts_cp_async_wait_all();" : "ts_cp_async_wait_1();");
-    round_staged(*p, p->stage_var);
-    line("__syncthreads();");
-    open("");
-    line("const int64_t ts_next = " + it + " + " + std::to_string(ahead) + " * " + step + ";");
-    open("if ((" + step + " > 0 && ts_next < " + hi + ") || (" + step + " < 0 && ts_next > " + hi + "))");
-    issue_copies(*p, "(" + reg_type(loop.dst) + ")ts_next",
-                 "(" + p->stage_var + " + " + std::to_string(ahead) + ") % " + std::to_string(p->stages));
-    close();
-    line("ts_cp_async_commit();");
-    if (!p->prefetched.empty()) {
-      // The body's register loads for the next iteration (already copied
-      // out of pf<reg> above, at the loads' own places).
-      line("const int64_t ts_after = " + it + " + " + step + ";");
-      open("if ((" + step + " > 0 && ts_after < " + hi + ") || (" + step + " < 0 && ts_after > " + hi + "))");
-      prefetch_loads(*p, "(" + reg_type(loop.dst) + ")ts_after");
-      close();
-    }
-    close();
-    p->published = true;
+    publish_stage(*p);
   } else if (wrote_registers) {
     line("__syncthreads();");
   }

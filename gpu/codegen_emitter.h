@@ -149,9 +149,9 @@ class Emitter {
   struct LoopSubst {
     int var;
     std::string value;
-    std::vector<char> in_body;  // per register: defined inside the loop's body
+    const std::vector<char>* in_body;  // per register: defined inside the loop's body
   };
-  std::optional<LoopSubst> loop_subst_;
+  mutable std::optional<LoopSubst> loop_subst_;
 
   // ---- codegen_pipeline.cpp: dot operands loaded by cp.async ---------------
   // A load whose tile only feeds tensor-core dots in the same loop body is
@@ -169,19 +169,47 @@ class Emitter {
     std::vector<StagedLoad> loads;
     std::map<int, int64_t> reg_operands;  // dot operands staged from registers: region offset
     std::vector<const ir::Instr*> prefetched;  // other loads of the body, read one iteration ahead into registers
+    std::vector<char> in_body;  // per register: defined inside the loop's body
     int64_t stage_bytes = 0;
     int stages = 2;
     std::string stage_var;   // the loop's current stage (a variable in the kernel)
     bool published = false;  // this iteration's operands are waited for and behind a barrier
   };
   void plan_pipelines();
-  std::optional<StagedLoad> stage_plan(const ir::Instr& load, const ir::Instr& loop) const;
+  std::optional<StagedLoad> stage_plan(const ir::Instr& load, const Pipeline& p) const;
+  // While one lives, remat() evaluates for the iteration of p's loop where
+  // the loop variable is `value`.
+  class AtIteration {
+   public:
+    AtIteration(const Emitter& e, const Pipeline& p, const std::string& value) : e_(e) {
+      e_.loop_subst_ = LoopSubst{p.loop->dst, value, &p.in_body};
+    }
+    ~AtIteration() { e_.loop_subst_.reset(); }
+    AtIteration(const AtIteration&) = delete;
+    AtIteration& operator=(const AtIteration&) = delete;
+
+   private:
+    const Emitter& e_;
+  };
+  // One staged vector's copy: cp.async, zeros, or element by element.
+  void copy_vector(const Pipeline& p, const StagedLoad& s, const std::string& stage);
+  // The condition under which `loop` runs an iteration with loop variable `value`.
+  std::string loop_runs(const ir::Instr& loop, const std::string& value) const;
+  // The pipeline whose loop body holds `in` directly, or null.
+  Pipeline* pipeline_of(const ir::Instr& in) const;
+  // Emits `body` once per 16-byte vector of a staged tile, `ts_v` its index
+  // (vectors dealt round-robin to the threads, consecutive ones to
+  // consecutive threads).
+  void for_vectors(int64_t vectors, const std::function<void()>& body);
   // The staged load behind dot operand `r` (the load itself or its
   // transpose) in pipeline `p`, or null; *transposed says which.
   const StagedLoad* staged_operand_in(const Pipeline& p, int r, bool* transposed) const;
   // Copies of every staged load for the iteration where the loop variable
   // is `value`, into stage `stage` (an expression).
   void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage);
+  // At the first dot of an iteration: waits for and publishes this
+  // iteration's stage, then issues the copies of a later one.
+  void publish_stage(Pipeline& p);
   // Reads the prefetched loads for the iteration where the loop variable
   // is `value` into their pf<reg> arrays.
   void prefetch_loads(const Pipeline& p, const std::string& value);

@@ -14,14 +14,6 @@ namespace tl::gpu::detail {
 
 namespace {
 
-void collect(const ir::Block& b, std::vector<const ir::Instr*>& out) {
-  for (const ir::Instr& in : b.instrs) {
-    out.push_back(&in);
-    if (in.body) collect(*in.body, out);
-    if (in.else_body) collect(*in.else_body, out);
-  }
-}
-
 bool is_elementwise(ir::Op op) {
   return ir::is_unary(op) || ir::is_binary(op) || op == ir::Op::Where || op == ir::Op::Fma;
 }
@@ -43,11 +35,10 @@ bool Emitter::mma_dot(const ir::Instr& in) const {
 void Emitter::assign_layouts() {
   layouts_.clear();
   for (const auto& reg : k_.regs) layouts_.push_back(layout_of(reg.type.shape));
-  std::vector<const ir::Instr*> all;
-  collect(k_.body, all);
   std::vector<std::vector<const ir::Instr*>> defs(k_.regs.size());
-  for (const ir::Instr* in : all)
-    if (in->dst >= 0) defs[in->dst].push_back(in);
+  ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
+    if (in.dst >= 0) defs[in.dst].push_back(&in);
+  });
 
   std::vector<bool> mma(k_.regs.size(), false);
   const std::vector<std::string> probe = {"c0", "c1", "c2"};

@@ -26,20 +26,13 @@ namespace {
 // all, by exactly one element, or by something else (or unknown).
 enum class Step { Zero, One, Other };
 
-void collect_fors(const ir::Block& b, std::vector<const ir::Instr*>& out) {
-  for (const ir::Instr& in : b.instrs) {
-    if (in.op == ir::Op::For) out.push_back(&in);
-    if (in.body) collect_fors(*in.body, out);
-    if (in.else_body) collect_fors(*in.else_body, out);
-  }
-}
-
-void mark_defs(const ir::Block& b, std::vector<char>& in_body) {
-  for (const ir::Instr& in : b.instrs) {
+// Per register: whether `b` (or a block inside it) defines it.
+std::vector<char> defined_in(const ir::Block& b, size_t regs) {
+  std::vector<char> in_body(regs, 0);
+  ir::for_each_instr(b, [&](const ir::Instr& in, const ir::Block&) {
     if (in.dst >= 0) in_body[in.dst] = 1;
-    if (in.body) mark_defs(*in.body, in_body);
-    if (in.else_body) mark_defs(*in.else_body, in_body);
-  }
+  });
+  return in_body;
 }
 
 bool directly_in(const ir::Block& b, const ir::Instr* in) {
@@ -117,7 +110,7 @@ static std::vector<Step> steps_of(const ir::Kernel& k, const std::vector<int>& d
   }
 }
 
-std::optional<Emitter::StagedLoad> Emitter::stage_plan(const ir::Instr& load, const ir::Instr& loop) const {
+std::optional<Emitter::StagedLoad> Emitter::stage_plan(const ir::Instr& load, const Pipeline& p) const {
   const DType d = type(load.dst).dtype;
   if (d != DType::f32 && d != DType::f16 && d != DType::bf16) return std::nullopt;
   const ir::Shape& shape = type(load.dst).shape;
@@ -152,15 +145,11 @@ std::optional<Emitter::StagedLoad> Emitter::stage_plan(const ir::Instr& load, co
   s.outer = s.outer_axis >= 0 ? shape[static_cast<size_t>(s.outer_axis)] : 1;
   if (s.inner % V != 0) return std::nullopt;
   // Pointers and mask must be recomputable for any iteration.
-  Emitter& self = const_cast<Emitter&>(*this);
-  self.loop_subst_ = LoopSubst{loop.dst, "probe", std::vector<char>(k_.regs.size(), 0)};
-  mark_defs(*loop.body, self.loop_subst_->in_body);
   std::vector<std::string> probe(shape.size(), "0");
   probe[static_cast<size_t>(s.inner_axis)] = "c0";
   if (s.outer_axis >= 0) probe[static_cast<size_t>(s.outer_axis)] = "c1";
-  bool ok = remat(load.args[0], probe, 0).has_value() && (!load.has_mask || remat(load.args[1], probe, 0).has_value());
-  self.loop_subst_.reset();
-  if (!ok) return std::nullopt;
+  AtIteration at(*this, p, "probe");
+  if (!remat(load.args[0], probe, 0) || (load.has_mask && !remat(load.args[1], probe, 0))) return std::nullopt;
   return s;
 }
 
@@ -170,15 +159,10 @@ void Emitter::plan_pipelines() {
   // Every use of every register: (instruction, operand index).
   std::vector<std::vector<std::pair<const ir::Instr*, size_t>>> uses(k_.regs.size());
   std::vector<const ir::Instr*> fors;
-  collect_fors(k_.body, fors);
-  std::function<void(const ir::Block&)> walk = [&](const ir::Block& b) {
-    for (const ir::Instr& in : b.instrs) {
-      for (size_t i = 0; i < in.args.size(); ++i) uses[in.args[i]].push_back({&in, i});
-      if (in.body) walk(*in.body);
-      if (in.else_body) walk(*in.else_body);
-    }
-  };
-  walk(k_.body);
+  ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
+    for (size_t i = 0; i < in.args.size(); ++i) uses[in.args[i]].push_back({&in, i});
+    if (in.op == ir::Op::For) fors.push_back(&in);
+  });
   for (const ir::Instr* loop : fors) {
     const ir::Block& body = *loop->body;
     auto pipelined_dot = [&](const ir::Instr* u, size_t i) {
@@ -186,6 +170,7 @@ void Emitter::plan_pipelines() {
     };
     Pipeline p;
     p.loop = loop;
+    p.in_body = defined_in(body, k_.regs.size());
     for (const ir::Instr& in : body.instrs) {
       if (in.op != ir::Op::Load || def_count_[in.dst] != 1) continue;
       // Every use a pipelined dot's operand, directly or through one transpose.
@@ -201,7 +186,7 @@ void Emitter::plan_pipelines() {
         only_dots = false;
       }
       if (!only_dots) continue;
-      std::optional<StagedLoad> s = stage_plan(in, *loop);
+      std::optional<StagedLoad> s = stage_plan(in, p);
       if (!s) continue;
       // Row padding by the role of its first use (A: k is the last axis,
       // B: the one before), so its fragment loads spread over the banks
@@ -245,25 +230,18 @@ void Emitter::plan_pipelines() {
     // what the next iteration reads) and their pointers, masks and fill
     // values are index arithmetic of the loop variable.
     bool writes = false;
-    std::function<void(const ir::Block&)> find_writes = [&](const ir::Block& b) {
-      for (const ir::Instr& in : b.instrs) {
-        writes |= in.op == ir::Op::Store || in.op == ir::Op::AtomicAdd;
-        if (in.body) find_writes(*in.body);
-        if (in.else_body) find_writes(*in.else_body);
-      }
-    };
-    find_writes(body);
+    ir::for_each_instr(body, [&](const ir::Instr& in, const ir::Block&) {
+      writes |= in.op == ir::Op::Store || in.op == ir::Op::AtomicAdd;
+    });
     if (!writes && !opt_.every_load) {
-      loop_subst_ = LoopSubst{loop->dst, "probe", std::vector<char>(k_.regs.size(), 0)};
-      mark_defs(body, loop_subst_->in_body);
       for (const ir::Instr& in : body.instrs) {
         if (in.op != ir::Op::Load || skipped_[in.dst] || def_count_[in.dst] != 1 || type(in.dst).shape.empty()) continue;
-        std::vector<std::string> probe(type(in.dst).shape.size(), "c");
-        bool ok = true;
-        for (int a : in.args) ok = ok && (type(a).shape.empty() ? remat(a, {}, 0) : remat(a, probe, 0)).has_value();
-        if (ok) p.prefetched.push_back(&in);
+        const std::vector<std::string> probe(type(in.dst).shape.size(), "c");
+        AtIteration at(*this, p, "probe");
+        if (std::all_of(in.args.begin(), in.args.end(),
+                        [&](int a) { return remat(a, type(a).shape.empty() ? std::vector<std::string>{} : probe, 0).has_value(); }))
+          p.prefetched.push_back(&in);
       }
-      loop_subst_.reset();
     }
     // Three stages (two iterations in flight) when they fit beside a
     // second block on the SM; else two.
@@ -271,6 +249,10 @@ void Emitter::plan_pipelines() {
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes);
     pipelines_.push_back(std::move(p));
   }
+}
+
+Emitter::Pipeline* Emitter::pipeline_of(const ir::Instr& in) const {
+  return active_ && directly_in(*active_->loop->body, &in) ? active_ : nullptr;
 }
 
 const Emitter::StagedLoad* Emitter::staged_operand_in(const Pipeline& p, int r, bool* transposed) const {
@@ -286,78 +268,111 @@ const Emitter::StagedLoad* Emitter::staged_operand_in(const Pipeline& p, int r, 
   return nullptr;
 }
 
-void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage) {
-  loop_subst_ = LoopSubst{p.loop->dst, value, std::vector<char>(k_.regs.size(), 0)};
-  mark_defs(*p.loop->body, loop_subst_->in_body);
+void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body) {
   uses_tid_ = true;
-  for (const StagedLoad& s : p.loads) {
-    const ir::Instr& ld = *s.load;
-    const DType d = type(s.reg).dtype;
-    const int64_t elem = byte_size(d), V = 16 / elem, per_row = s.inner / V, vectors = per_row * s.outer;
-    const int64_t rounds = (vectors + threads_ - 1) / threads_;
-    const std::string t = cuda_memory_type(d);
-    const ir::Shape& shape = type(s.reg).shape;
-    if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
-    if (rounds > 1) line("#pragma unroll");
-    open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
-    line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads_) + " + " : "") + "tid;");
-    if (vectors % threads_ != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
-    line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
-         std::to_string(V) + ";");
-    auto coords = [&](int64_t lane) {
-      std::vector<std::string> c(shape.size(), "0");
-      c[static_cast<size_t>(s.inner_axis)] = lane ? "(ts_i + " + std::to_string(lane) + ")" : "ts_i";
-      if (s.outer_axis >= 0) c[static_cast<size_t>(s.outer_axis)] = "ts_o";
-      return c;
-    };
-    line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_smem + ts_pipe + (" + stage + ") * " +
-         std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ") + ts_o * " + std::to_string(s.stride) +
-         " + ts_i;");
-    line("const " + t + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
-    std::string all = "true", none = "false";
-    if (ld.has_mask) {
-      all.clear();
-      none.clear();
-      for (int64_t lane = 0; lane < V; ++lane) {
-        line("const bool ts_m" + std::to_string(lane) + " = " + *remat(ld.args[1], coords(lane), 0) + ";");
-        all += (lane ? " && " : "") + std::string("ts_m") + std::to_string(lane);
-        none += (lane ? " || " : "") + std::string("ts_m") + std::to_string(lane);
-      }
-      line("const bool ts_all = " + all + ", ts_none = !(" + none + ");");
-      all = "ts_all";
-      none = "ts_none";
-    }
-    open("if (" + all + " && ((uint64_t)ts_src & 15) == 0)");
-    line("ts_cp_async16(ts_dst, ts_src, 16);");
-    if (ld.has_mask) {
-      // Every lane masked off: zeros, and the pointer is never handed to
-      // the memory system (a tail's pointers may lie outside any buffer).
-      --indent_;
-      line("} else if (" + none + ") {");
-      ++indent_;
-      line("*reinterpret_cast<ts_u4*>(ts_dst) = ts_u4{0u, 0u, 0u, 0u};");
-    }
-    --indent_;
-    line("} else {");
-    ++indent_;
-    // Mixed masks or a misaligned vector: element by element.
-    for (int64_t lane = 0; lane < V; ++lane) {
-      std::string src = *remat(ld.args[0], coords(lane), 0);
-      std::string value_expr = "*(" + src + ")";
-      if (ld.has_mask) value_expr = "ts_m" + std::to_string(lane) + " ? " + value_expr + " : " + constant_literal(d, 0, 0.0);
-      line("ts_dst[" + std::to_string(lane) + "] = " + value_expr + ";");
-    }
-    close();
-    if (vectors % threads_ != 0) close();
+  const int64_t rounds = (vectors + threads_ - 1) / threads_;
+  if (rounds > 1) line("#pragma unroll");
+  open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
+  line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads_) + " + " : "") + "tid;");
+  if (vectors % threads_ != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
+  body();
+  if (vectors % threads_ != 0) close();
+  close();
+}
+
+void Emitter::publish_stage(Pipeline& p) {
+  // This iteration's copies landed (the newest group may still be the next
+  // iteration's), cut to tf32, published by the barrier; then the copies
+  // for `ahead` iterations on go to the stage read longest ago, and the
+  // body's register loads for the next iteration are issued.
+  const ir::Instr& loop = *p.loop;
+  const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
+  const int ahead = p.stages - 1;  // iterations in flight
+  line(ahead == 1 ? "ts_cp_async_wait_all();" : "ts_cp_async_wait_1();");
+  round_staged(p, p.stage_var);
+  line("__syncthreads();");
+  open("");
+  line("const int64_t ts_next = " + it + " + " + std::to_string(ahead) + " * " + step + ";");
+  open("if (" + loop_runs(loop, "ts_next") + ")");
+  issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
+               "(" + p.stage_var + " + " + std::to_string(ahead) + ") % " + std::to_string(p.stages));
+  close();
+  line("ts_cp_async_commit();");
+  if (!p.prefetched.empty()) {
+    // Already copied out of pf<reg> above, at the loads' own places.
+    line("const int64_t ts_after = " + it + " + " + step + ";");
+    open("if (" + loop_runs(loop, "ts_after") + ")");
+    prefetch_loads(p, "(" + reg_type(loop.dst) + ")ts_after");
     close();
   }
-  loop_subst_.reset();
+  close();
+  p.published = true;
+}
+
+void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage) {
+  AtIteration at(*this, p, value);
+  for (const StagedLoad& s : p.loads) {
+    if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
+    const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
+    for_vectors(per_row * s.outer, [&] { copy_vector(p, s, stage); });
+  }
+}
+
+void Emitter::copy_vector(const Pipeline& p, const StagedLoad& s, const std::string& stage) {
+  const ir::Instr& ld = *s.load;
+  const DType d = type(s.reg).dtype;
+  const int64_t elem = byte_size(d), V = 16 / elem, per_row = s.inner / V;
+  const std::string t = cuda_memory_type(d);
+  const ir::Shape& shape = type(s.reg).shape;
+  line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
+       std::to_string(V) + ";");
+  auto coords = [&](int64_t lane) {
+    std::vector<std::string> c(shape.size(), "0");
+    c[static_cast<size_t>(s.inner_axis)] = lane ? "(ts_i + " + std::to_string(lane) + ")" : "ts_i";
+    if (s.outer_axis >= 0) c[static_cast<size_t>(s.outer_axis)] = "ts_o";
+    return c;
+  };
+  line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_smem + ts_pipe + (" + stage + ") * " +
+       std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ") + ts_o * " + std::to_string(s.stride) +
+       " + ts_i;");
+  line("const " + t + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
+  std::string all = "true", none = "false";
+  if (ld.has_mask) {
+    all.clear();
+    none.clear();
+    for (int64_t lane = 0; lane < V; ++lane) {
+      line("const bool ts_m" + std::to_string(lane) + " = " + *remat(ld.args[1], coords(lane), 0) + ";");
+      all += (lane ? " && " : "") + std::string("ts_m") + std::to_string(lane);
+      none += (lane ? " || " : "") + std::string("ts_m") + std::to_string(lane);
+    }
+    line("const bool ts_all = " + all + ", ts_none = !(" + none + ");");
+    all = "ts_all";
+    none = "ts_none";
+  }
+  open("if (" + all + " && ((uint64_t)ts_src & 15) == 0)");
+  line("ts_cp_async16(ts_dst, ts_src, 16);");
+  if (ld.has_mask) {
+    // Every lane masked off: zeros, and the pointer is never handed to
+    // the memory system (a tail's pointers may lie outside any buffer).
+    --indent_;
+    line("} else if (" + none + ") {");
+    ++indent_;
+    line("*reinterpret_cast<ts_u4*>(ts_dst) = ts_u4{0u, 0u, 0u, 0u};");
+  }
+  --indent_;
+  line("} else {");
+  ++indent_;
+  // Mixed masks or a misaligned vector: element by element.
+  for (int64_t lane = 0; lane < V; ++lane) {
+    std::string value_expr = "*(" + *remat(ld.args[0], coords(lane), 0) + ")";
+    if (ld.has_mask) value_expr = "ts_m" + std::to_string(lane) + " ? " + value_expr + " : " + constant_literal(d, 0, 0.0);
+    line("ts_dst[" + std::to_string(lane) + "] = " + value_expr + ";");
+  }
+  close();
 }
 
 void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
-  if (p.prefetched.empty()) return;
-  loop_subst_ = LoopSubst{p.loop->dst, value, std::vector<char>(k_.regs.size(), 0)};
-  mark_defs(*p.loop->body, loop_subst_->in_body);
+  AtIteration at(*this, p, value);
   for (const ir::Instr* ld : p.prefetched) {
     const int r = ld->dst;
     const ir::Shape& shape = type(r).shape;
@@ -375,7 +390,6 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
       line("pf" + std::to_string(r) + "[" + slot + "] = " + read + ";");
     });
   }
-  loop_subst_.reset();
 }
 
 void Emitter::round_staged(const Pipeline& p, const std::string& stage) {
@@ -384,20 +398,22 @@ void Emitter::round_staged(const Pipeline& p, const std::string& stage) {
   // them, once per element rather than once per warp that reads it.
   for (const StagedLoad& s : p.loads) {
     if (type(s.reg).dtype != DType::f32) continue;
-    const int64_t per_row = s.inner / 4, vectors = per_row * s.outer, rounds = (vectors + threads_ - 1) / threads_;
-    if (rounds > 1) line("#pragma unroll");
-    open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
-    line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads_) + " + " : "") + "tid;");
-    if (vectors % threads_ != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
-    line("ts_u4* ts_w = reinterpret_cast<ts_u4*>(ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) +
-         " + " + std::to_string(s.offset) + ") + ts_v / " + std::to_string(per_row) + " * " + std::to_string(s.stride / 4) +
-         " + ts_v % " + std::to_string(per_row) + ";");
-    line("ts_u4 ts_x = *ts_w;");
-    line("ts_x.x = ts_tf32_word(ts_x.x); ts_x.y = ts_tf32_word(ts_x.y); ts_x.z = ts_tf32_word(ts_x.z); ts_x.w = ts_tf32_word(ts_x.w);");
-    line("*ts_w = ts_x;");
-    if (vectors % threads_ != 0) close();
-    close();
+    const int64_t per_row = s.inner / 4;
+    for_vectors(per_row * s.outer, [&] {
+      line("ts_u4* ts_w = reinterpret_cast<ts_u4*>(ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) +
+           " + " + std::to_string(s.offset) + ") + ts_v / " + std::to_string(per_row) + " * " +
+           std::to_string(s.stride / 4) + " + ts_v % " + std::to_string(per_row) + ";");
+      line("ts_u4 ts_x = *ts_w;");
+      line("ts_x.x = ts_tf32_word(ts_x.x); ts_x.y = ts_tf32_word(ts_x.y); ts_x.z = ts_tf32_word(ts_x.z); ts_x.w = ts_tf32_word(ts_x.w);");
+      line("*ts_w = ts_x;");
+    });
   }
+}
+
+std::string Emitter::loop_runs(const ir::Instr& loop, const std::string& value) const {
+  // Python range semantics, negative steps included (as the loop header).
+  const std::string hi = "(int64_t)" + name(loop.args[1]), step = "(int64_t)" + name(loop.args[2]);
+  return "(" + step + " > 0 && " + value + " < " + hi + ") || (" + step + " < 0 && " + value + " > " + hi + ")";
 }
 
 }  // namespace tl::gpu::detail

@@ -25,7 +25,7 @@ std::optional<std::string> Emitter::remat(int r, const std::vector<std::string>&
     // variable and what the body computes from it are recomputed.
     if (loop_subst_) {
       if (r == loop_subst_->var) return loop_subst_->value;
-      if (loop_subst_->in_body[r]) return remat_instr(*def_of_[r], coords, depth);
+      if ((*loop_subst_->in_body)[r]) return remat_instr(*def_of_[r], coords, depth);
     }
     return name(r);
   }

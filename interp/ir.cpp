@@ -115,13 +115,17 @@ bool is_unary(Op op) { return op >= Op::Neg && op <= Op::Copy; }
 bool is_binary(Op op) { return op >= Op::Add && op <= Op::PtrAdd; }
 bool is_compare(Op op) { return op >= Op::Eq && op <= Op::Ge; }
 
+void for_each_instr(const Block& b, const std::function<void(const Instr&, const Block&)>& fn) {
+  for (const Instr& in : b.instrs) {
+    fn(in, b);
+    if (in.body) for_each_instr(*in.body, fn);
+    if (in.else_body) for_each_instr(*in.else_body, fn);
+  }
+}
+
 size_t instruction_count(const Block& b) {
   size_t n = 0;
-  for (const Instr& in : b.instrs) {
-    ++n;
-    if (in.body) n += instruction_count(*in.body);
-    if (in.else_body) n += instruction_count(*in.else_body);
-  }
+  for_each_instr(b, [&](const Instr&, const Block&) { ++n; });
   return n;
 }
 

@@ -8,6 +8,7 @@
 // structured (For, If), each with nested blocks.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -139,5 +140,8 @@ std::string print(const Kernel& k, bool with_locations = true);
 std::vector<std::string> verify(const Kernel& k);
 // Number of instructions, nested blocks included.
 size_t instruction_count(const Block& b);
+// Every instruction of `b` and of the blocks nested in it, in program
+// order (an instruction before its body), each with the block holding it.
+void for_each_instr(const Block& b, const std::function<void(const Instr&, const Block&)>& fn);
 
 }  // namespace tl::ir
