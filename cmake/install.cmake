@@ -10,16 +10,16 @@ install(FILES ${PROJECT_SOURCE_DIR}/api/include/tilescope/tilescope.h
 # The interp headers tilescope.h reaches (they include each other by
 # plain name, so they sit beside it).
 install(FILES
-  ${PROJECT_SOURCE_DIR}/interp/buffer.h
-  ${PROJECT_SOURCE_DIR}/interp/dtype.h
-  ${PROJECT_SOURCE_DIR}/interp/error.h
-  ${PROJECT_SOURCE_DIR}/interp/findings.h
-  ${PROJECT_SOURCE_DIR}/interp/interpreter.h
-  ${PROJECT_SOURCE_DIR}/interp/ir.h
-  ${PROJECT_SOURCE_DIR}/interp/kernel.h
-  ${PROJECT_SOURCE_DIR}/interp/source_loc.h
-  ${PROJECT_SOURCE_DIR}/interp/tl.h
-  ${PROJECT_SOURCE_DIR}/interp/trace.h
+  ${PROJECT_SOURCE_DIR}/interp/exec/buffer.h
+  ${PROJECT_SOURCE_DIR}/interp/ir/dtype.h
+  ${PROJECT_SOURCE_DIR}/interp/ir/error.h
+  ${PROJECT_SOURCE_DIR}/interp/trace/findings.h
+  ${PROJECT_SOURCE_DIR}/interp/exec/interpreter.h
+  ${PROJECT_SOURCE_DIR}/interp/ir/ir.h
+  ${PROJECT_SOURCE_DIR}/interp/frontend/kernel.h
+  ${PROJECT_SOURCE_DIR}/interp/ir/source_loc.h
+  ${PROJECT_SOURCE_DIR}/interp/frontend/tl.h
+  ${PROJECT_SOURCE_DIR}/interp/trace/trace.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tilescope)
 
 # Static libraries carry their dependencies along: the GPU backend (and
