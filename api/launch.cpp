@@ -2,6 +2,7 @@
 // mistake turned into a compiler-style diagnostic instead of an exception.
 #include <exception>
 
+#include "builder.h"
 #include "error.h"
 #include "findings.h"
 #include "gpu_launch.h"
@@ -12,7 +13,9 @@ namespace tilescope {
 
 namespace {
 
-tl::SrcLoc loc_of(const std::source_location& l) { return tl::SrcLoc::from(l); }
+// The launch line: the C++ call site, or the one a front end in another
+// language names (tl::detail::LocOverride), e.g. a Python `kernel[grid](...)`.
+tl::SrcLoc loc_of(const std::source_location& l) { return tl::detail::loc_of(l); }
 
 // The interpreter prefixes some launch errors with a location of its own
 // ("file:line:col: error: "); the API names the launch line instead.

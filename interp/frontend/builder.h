@@ -75,4 +75,19 @@ class Builder {
 
 SrcLoc loc_of(const std::source_location& l);
 
+// While one is alive on this thread, loc_of() returns `loc`: how a front end
+// that is not C++ (the Python one) gives its own source locations to the
+// same semantic functions. Nested scopes restore the outer location.
+class LocOverride {
+ public:
+  explicit LocOverride(const SrcLoc& loc);
+  ~LocOverride();
+  LocOverride(const LocOverride&) = delete;
+  LocOverride& operator=(const LocOverride&) = delete;
+
+ private:
+  SrcLoc loc_;
+  const SrcLoc* previous_;
+};
+
 }  // namespace tl::detail

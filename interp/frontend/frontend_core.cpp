@@ -10,9 +10,16 @@ namespace detail {
 
 namespace {
 thread_local Builder* g_current = nullptr;
+thread_local const SrcLoc* g_loc_override = nullptr;
 }
 
-SrcLoc loc_of(const std::source_location& l) { return SrcLoc::from(l); }
+// A front end other than C++ (python/) has no std::source_location of its
+// own: it names the location of the syntax node it is building, and every
+// semantic function reports that one instead of its C++ call site.
+SrcLoc loc_of(const std::source_location& l) { return g_loc_override ? *g_loc_override : SrcLoc::from(l); }
+
+LocOverride::LocOverride(const SrcLoc& loc) : loc_(loc), previous_(g_loc_override) { g_loc_override = &loc_; }
+LocOverride::~LocOverride() { g_loc_override = previous_; }
 
 Builder::Builder(ir::Kernel& k) : k_(k), previous_(g_current) {
   blocks_.push_back(&k_.body);

@@ -1,6 +1,7 @@
 // A kernel definition: a C++ function over tl:: parameter types, built into
 // IR once per specialization (pointer dtypes and constant values) and cached.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -65,6 +66,16 @@ class KernelDef {
       }(std::index_sequence_for<A...>{});
     };
   }
+
+  // A kernel built by a function that is not a C++ kernel function (the
+  // Python front end's visitor): `build` receives the parameters' registers
+  // (-1 for constants) and the constants' values, and builds the body with
+  // the tl:: functions, as a C++ kernel function would.
+  using BuildFn = std::function<void(const std::vector<int>& regs, const std::vector<int64_t>& constants)>;
+  KernelDef(std::string name, std::vector<ParamSpec> params, std::vector<std::string> param_names, SrcLoc loc,
+            BuildFn build)
+      : name_(std::move(name)), names_(std::move(param_names)), loc_(std::move(loc)), params_(std::move(params)),
+        invoke_(std::move(build)) {}
 
   const std::string& name() const { return name_; }
   const std::vector<ParamSpec>& params() const { return params_; }

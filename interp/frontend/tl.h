@@ -189,6 +189,18 @@ Tensor cdiv(const Operand& x, const Operand& d, TL_HERE);
 constexpr int64_t cdiv(int64_t x, int64_t d) { return (x + d - 1) / d; }
 inline Tensor cast(const Tensor& x, DType d, TL_HERE) { return x.to(d, false, loc); }
 
+// Python's `and`, `or`, `not` on tiles mean what Triton's compiler makes of
+// them: each operand is made i1 (i1 as is, anything else `x != 0`) and the
+// two are combined elementwise with broadcasting. (Triton's interpreter
+// instead applies Python truthiness and silently keeps one operand.)
+// Python's `//` (Triton's floordiv): on integers exactly `a / b` above,
+// truncating toward zero (SEMANTICS §3); Triton has no `//` for floats, so
+// a float operand is a build error that says to use `/`.
+Tensor floordiv(const Operand& a, const Operand& b, TL_HERE);
+Tensor logical_and(const Operand& a, const Operand& b, TL_HERE);
+Tensor logical_or(const Operand& a, const Operand& b, TL_HERE);
+Tensor logical_not(const Operand& a, TL_HERE);
+
 // ---- Shapes -----------------------------------------------------------------
 Tensor expand_dims(const Tensor& x, int axis, TL_HERE);
 Tensor expand_dims(const Tensor& x, std::vector<int> axes, TL_HERE);
@@ -196,6 +208,11 @@ Tensor broadcast_to(const Tensor& x, Shape shape, TL_HERE);
 Tensor reshape(const Tensor& x, Shape shape, TL_HERE);
 Tensor trans(const Tensor& x, TL_HERE);
 Tensor permute(const Tensor& x, std::vector<int> dims, TL_HERE);
+// Triton's indexing, x[None, :, ...]: each item either keeps the next axis
+// (`:`) or inserts a new one of size 1 (None); axes past the last item are
+// kept. Anything else (an integer, a bounded slice) is not tile indexing.
+enum class Index : uint8_t { Keep, NewAxis };
+Tensor subscript(const Tensor& x, const std::vector<Index>& items, TL_HERE);
 
 // ---- Reductions (no axis: reduce everything to a 0-d tensor) ----------------
 using Axis = std::optional<int>;

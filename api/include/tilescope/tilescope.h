@@ -79,6 +79,11 @@ class Kernel {
       : def_(std::make_shared<tl::KernelDef>(std::move(name), fn, names_of(params), declared)),
         params_(std::move(params)) {}
 
+  // A kernel whose IR another front end builds (the Python one: see
+  // tl::KernelDef's BuildFn constructor).
+  Kernel(std::shared_ptr<tl::KernelDef> def, std::vector<Param> params)
+      : def_(std::move(def)), params_(std::move(params)) {}
+
   const std::string& name() const { return def_->name(); }
   const std::vector<Param>& params() const { return params_; }
   // The interpreter's kernel definition (for the tl:: layer below this API).

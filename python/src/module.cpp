@@ -1,0 +1,15 @@
+// _tilescope: the C++ semantic layer, interpreter and checker for the
+// Python front end (python/tilescope/). The visitor there maps Python
+// syntax onto these functions; every rule stays in C++.
+#include <pybind11/pybind11.h>
+
+namespace tilescope_py {
+void bind_tiles(pybind11::module_& m);
+void bind_launch(pybind11::module_& m);
+}  // namespace tilescope_py
+
+PYBIND11_MODULE(_tilescope, m) {
+  m.doc() = "tilescope's semantic layer, interpreter and checker, for the Python front end";
+  tilescope_py::bind_launch(m);
+  tilescope_py::bind_tiles(m);
+}

@@ -1,0 +1,262 @@
+"""Triton's builtins by name, each with Triton's signature, mapped onto the
+C++ semantic layer (_tilescope). Python binds the arguments (positional,
+keyword, defaults); every rule about them (promotion, broadcasting,
+shapes, dtypes) is decided in C++. Values that are plain Python numbers at
+build time stay Python where Triton keeps them Python (constexpr math).
+"""
+from . import _core
+from ._core import ts
+
+_HINTS_NOTE = "a hint for Triton's compiler; it changes nothing in the interpreter"
+
+
+def _dtype_name(d):
+    return getattr(d, "ts_name", None) or str(d)
+
+
+def _shape(args):
+    # broadcast_to(x, (2, 3)) and broadcast_to(x, 2, 3) are both Triton's.
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return list(args[0])
+    return list(args)
+
+
+def _int_const(x, what):
+    x = _core.unwrap(x)
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise _core.build_error(f"{what} must be a compile-time integer (tl.constexpr), got {_core.describe(x)}")
+    return x
+
+
+def program_id(axis):
+    return ts.program_id(_int_const(axis, "program_id's axis"))
+
+
+def num_programs(axis):
+    return ts.num_programs(_int_const(axis, "num_programs's axis"))
+
+
+def arange(start, end):
+    return ts.arange(_int_const(start, "arange's start"), _int_const(end, "arange's end"))
+
+
+def zeros(shape, dtype):
+    return ts.full(_shape([shape]), 0, _dtype_name(dtype))
+
+
+def full(shape, value, dtype):
+    return ts.full(_shape([shape]), _core.unwrap(value), _dtype_name(dtype))
+
+
+def zeros_like(input):
+    return ts.zeros_like(input)
+
+
+def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", cache_modifier="",
+         eviction_policy="", volatile=False):
+    if _core.is_block_ptr(pointer):
+        return _core.block_load(pointer, boundary_check, padding_option)
+    if boundary_check or padding_option:
+        raise _core.build_error("boundary_check and padding_option apply to block pointers (tl.make_block_ptr); "
+                                "for a tile of pointers use mask= and other=")
+    return ts.load(pointer, _core.unwrap(mask), _core.unwrap(other))
+
+
+def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", eviction_policy=""):
+    if _core.is_block_ptr(pointer):
+        return _core.block_store(pointer, value, boundary_check)
+    if boundary_check:
+        raise _core.build_error("boundary_check applies to block pointers (tl.make_block_ptr); "
+                                "for a tile of pointers use mask=")
+    ts.store(pointer, _core.unwrap(value), _core.unwrap(mask))
+
+
+def atomic_add(pointer, val, mask=None, sem=None, scope=None):
+    return ts.atomic_add(pointer, _core.unwrap(val), _core.unwrap(mask))
+
+
+def where(condition, x, y):
+    return ts.where(_core.unwrap(condition), _core.unwrap(x), _core.unwrap(y))
+
+
+def maximum(x, y, propagate_nan=None):
+    return ts.maximum(_core.unwrap(x), _core.unwrap(y))
+
+
+def minimum(x, y, propagate_nan=None):
+    return ts.minimum(_core.unwrap(x), _core.unwrap(y))
+
+
+def clamp(x, min, max, propagate_nan=None):
+    return ts.minimum(ts.maximum(_core.unwrap(x), _core.unwrap(min)), _core.unwrap(max))
+
+
+def fma(x, y, z):
+    return ts.fma(_core.unwrap(x), _core.unwrap(y), _core.unwrap(z))
+
+
+def _unary(name, op):
+    def fn(x):
+        return op(_core.tile(x))
+    fn.__name__ = name
+    return fn
+
+
+exp = _unary("exp", ts.exp)
+exp2 = _unary("exp2", ts.exp2)
+log = _unary("log", ts.log)
+log2 = _unary("log2", ts.log2)
+sqrt = _unary("sqrt", ts.sqrt)
+sqrt_rn = _unary("sqrt_rn", ts.sqrt)
+rsqrt = _unary("rsqrt", ts.rsqrt)
+sin = _unary("sin", ts.sin)
+cos = _unary("cos", ts.cos)
+sigmoid = _unary("sigmoid", ts.sigmoid)
+tanh = _unary("tanh", ts.tanh)
+abs = _unary("abs", ts.abs)
+floor = _unary("floor", ts.floor)
+ceil = _unary("ceil", ts.ceil)
+
+
+def div_rn(x, y):
+    return ts.truediv(_core.unwrap(x), _core.unwrap(y))
+
+
+fdiv = div_rn
+
+
+def cdiv(x, div):
+    x, div = _core.unwrap(x), _core.unwrap(div)
+    if isinstance(x, int) and isinstance(div, int):
+        return (x + div - 1) // div
+    return ts.cdiv(x, div)
+
+
+def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
+    return ts.cast(_core.tile(input), _dtype_name(dtype), bool(_core.unwrap(bitcast)))
+
+
+def to(input, dtype, fp_downcast_rounding=None, bitcast=False):
+    return cast(input, dtype, fp_downcast_rounding, bitcast)
+
+
+def expand_dims(input, axis):
+    axis = _core.unwrap(axis)
+    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    return ts.expand_dims(input, [_int_const(a, "expand_dims's axis") for a in axes])
+
+
+def broadcast_to(input, *shape):
+    return ts.broadcast_to(_core.tile(input), _shape(shape))
+
+
+def reshape(input, *shape, can_reorder=False):
+    return ts.reshape(input, _shape(shape))
+
+
+view = reshape
+
+
+def trans(input, *dims):
+    dims = _shape(dims)
+    return ts.permute(input, dims) if dims else ts.trans(input)
+
+
+def permute(input, *dims):
+    return ts.permute(input, _shape(dims))
+
+
+def _axis(axis):
+    axis = _core.unwrap(axis)
+    return None if axis is None else _int_const(axis, "axis")
+
+
+def sum(input, axis=None, keep_dims=False, dtype=None):
+    return ts.sum(input, _axis(axis), bool(_core.unwrap(keep_dims)), None if dtype is None else _dtype_name(dtype))
+
+
+def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
+    keep = bool(_core.unwrap(keep_dims))
+    if _core.unwrap(return_indices):
+        return ts.max(input, _axis(axis), keep), ts.argmax(input, _axis(axis), keep)
+    return ts.max(input, _axis(axis), keep)
+
+
+def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
+    keep = bool(_core.unwrap(keep_dims))
+    if _core.unwrap(return_indices):
+        return ts.min(input, _axis(axis), keep), ts.argmin(input, _axis(axis), keep)
+    return ts.min(input, _axis(axis), keep)
+
+
+def argmax(input, axis, tie_break_left=True, keep_dims=False):
+    return ts.argmax(input, _axis(axis), bool(_core.unwrap(keep_dims)))
+
+
+def argmin(input, axis, tie_break_left=True, keep_dims=False):
+    return ts.argmin(input, _axis(axis), bool(_core.unwrap(keep_dims)))
+
+
+def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
+        out_dtype=None):
+    precision = _core.unwrap(input_precision)
+    if precision is None:
+        allow = _core.unwrap(allow_tf32)
+        precision = "ieee" if allow is False else "tf32"
+    out = None if out_dtype is None else _dtype_name(out_dtype)
+    return ts.dot(input, other, acc, str(precision), out)
+
+
+def static_assert(cond, msg=""):
+    ts.static_assert_(bool(_core.unwrap(cond)), str(_core.unwrap(msg)) or "tl.static_assert failed")
+
+
+def static_print(*values):
+    print(*[_core.describe_value(v) for v in values])
+
+
+def device_print(prefix, *args, hex=False):
+    tiles = [_core.tile(a) for a in args]
+    ts.device_print(str(_core.unwrap(prefix)), tiles)
+
+
+def device_assert(cond, msg="", mask=None):
+    ts.device_assert(_core.tile(cond), str(_core.unwrap(msg)) or "tl.device_assert failed")
+
+
+def _hint(input, *values):
+    return input
+
+
+multiple_of = max_contiguous = max_constancy = _hint
+
+
+def debug_barrier():
+    return None
+
+
+def assume(cond):
+    return None
+
+
+def make_block_ptr(base, shape, strides, offsets, block_shape, order):
+    return _core.make_block_ptr(base, shape, strides, offsets, block_shape, order)
+
+
+def advance(base, offsets):
+    return _core.advance(base, offsets)
+
+
+# Builtins Triton has that tilescope does not yet: named so the error says
+# which op, never "unknown name".
+NOT_YET = {"softmax", "xor_sum", "umulhi", "erf", "log1p", "expm1", "pow", "cumsum", "cumprod", "broadcast"}
+
+TABLE = {name: fn for name, fn in globals().items()
+         if callable(fn) and not name.startswith("_") and name not in ("ts",)}
+for _skip in ("_core", "ts"):
+    TABLE.pop(_skip, None)
+
+# Methods of a tile (x.to(...), x.sum(1), ...): the builtin with the tile first.
+TENSOR_METHODS = {"to", "reshape", "view", "trans", "permute", "sum", "max", "min", "argmax", "argmin",
+                  "broadcast_to", "expand_dims", "cast", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
+                  "floor", "ceil", "cos", "sin", "rsqrt", "tanh"}
