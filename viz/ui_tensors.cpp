@@ -183,15 +183,21 @@ void draw_pane(ViewerState& s, TensorPane& pane, float max_height) {
   whole.include(program);
   constexpr float kMaxCell = 28;
   const float width = ImGui::GetContentRegionAvail().x;
-  const CellBounds content = frame_bounds(s.frame_mode, e ? cells.bounds : program, whole, width, max_height, kMaxCell);
-  if (content != whole) {
-    // Where the frame is, since the tensor's edges may be out of view.
+  const CellBounds framed =
+      frame_bounds(FrameMode::Selection, e ? cells.bounds : program, whole, width, max_height, kMaxCell);
+  const CellBounds content = s.frame_mode == FrameMode::Selection ? framed : whole;
+  // Only where framing changes anything (too large to read whole): which
+  // rows and columns are shown, since the tensor's edges may be out of view.
+  if (framed != whole && s.frame_mode == FrameMode::Selection) {
     const CellBounds shown{std::max(content.row0, whole.row0), std::max(content.col0, whole.col0),
                            std::min(content.row1, whole.row1), std::min(content.col1, whole.col1)};
     ImGui::TextDisabled("framed: rows %lld-%lld, columns %lld-%lld of %lld x %lld  (Z: whole tensor)",
                         static_cast<long long>(shown.row0), static_cast<long long>(shown.row1 - 1),
                         static_cast<long long>(shown.col0), static_cast<long long>(shown.col1 - 1),
                         static_cast<long long>(pane.layout.rows()), static_cast<long long>(pane.layout.cols()));
+  } else if (framed != whole) {
+    ImGui::TextDisabled("whole tensor, %.2g pixels a cell  (Z: frame the selection)",
+                        static_cast<double>(fit_cell_size(whole, ImVec2(width, max_height), kMaxCell)));
   }
   const CachedImage& image = pane_image(s, pane);
   const float cell = fit_cell_size(content, ImVec2(width, 1e9f), kMaxCell);
@@ -228,9 +234,6 @@ void draw_tensors_window(ViewerState& s) {
   }
   ImGui::TextDisabled("color by %s  (1 access, 2 coverage, 3 values; wheel zooms, drag pans, double-click fits)",
                       color_mode_name(s.mode));
-  ImGui::TextDisabled("%s", s.frame_mode == FrameMode::Selection
-                                ? "framed on the selected event's cells  (Z: whole tensors)"
-                                : "whole tensors  (Z: frame the selected event's cells)");
   const float max_height = std::max(160.0f, ImGui::GetContentRegionAvail().y * 0.72f);
   for (TensorPane& pane : s.panes) {
     ImGui::Separator();
