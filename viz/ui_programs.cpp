@@ -12,6 +12,8 @@ namespace viz {
 
 namespace {
 
+constexpr float kMapPad = 2;  // pixels around the map
+
 Rgba status_color(ProgramStatus st) {
   switch (st) {
     case ProgramStatus::Clean: return palette::clean_program;
@@ -56,8 +58,11 @@ void program_input(ViewerState& s) {
 // 1-D grid is wrapped into rows (model_program_map.h).
 void program_map(ViewerState& s, const ProgramMapLayout& m) {
   const float cell = m.cell;
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("program_map", ImVec2(std::max(m.width(), 1.0f), std::max(m.height(), 1.0f)));
+  // A few pixels of room around the map, so the selection's outline is never clipped.
+  // (The scrollbar's room is left on the right.)
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const ImVec2 p0(start.x + kMapPad, start.y + kMapPad);
+  ImGui::InvisibleButton("program_map", ImVec2(m.width() + kMapPad, m.height() + 2 * kMapPad));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 clip0 = dl->GetClipRectMin(), clip1 = dl->GetClipRectMax();
   const int64_t z = s.cursor.pid()[2];
@@ -123,8 +128,8 @@ void draw_programs_window(ViewerState& s) {
   // The map's room: below one line saying how a long 1-D grid is wrapped.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ProgramMapLayout m =
-      program_map_layout(grid[0], grid[1], avail.x - ImGui::GetStyle().ScrollbarSize,
-                         std::max(avail.y - ImGui::GetTextLineHeightWithSpacing(), 40.0f));
+      program_map_layout(grid[0], grid[1], avail.x - ImGui::GetStyle().ScrollbarSize - kMapPad,
+                         std::max(avail.y - ImGui::GetTextLineHeightWithSpacing() - 2 * kMapPad, 40.0f));
   if (m.wrapped) ImGui::TextDisabled("map: %lld programs per row", static_cast<long long>(m.columns));
   ImGui::BeginChild("map", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   program_map(s, m);
