@@ -60,8 +60,8 @@ int cmd_show(int argc, char** argv, int first) {
     sizes += " | " + s.blocks.str();
     std::printf("  %-10s %-48s grid %-14s %s\n", s.name.c_str(), sizes.c_str(),
                 puzzles::format_grid(puzzles::grid_for(s)).c_str(), s.stresses.c_str());
-  if (p->example) std::printf("\nSets marked 'GPU' are benchmark sizes: check runs them only with --set or --gpu.\n");
   }
+  if (p->example) std::printf("\nSets marked 'GPU' are benchmark sizes: check runs them only with --set or --gpu.\n");
   return kExitOk;
 }
 

@@ -31,6 +31,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"mode", true, "MODE", "color tensors by: access (default), coverage, values"},
     {"values", true, "WHICH", "values mode shows: after (default), before, stored"},
     {"tab", true, "TAB", "details tab: puzzle, legend, dot, gpu"},
+    {"frame", true, "WHAT", "tensors framed on the selected event's cells (selection, default) or whole"},
     {"gpu", false, "", "also run the launch on the GPU and show interpreter vs GPU (needs a CUDA driver)"},
     {"screenshot", true, "FILE", "render the UI into a PNG and exit (no window; needs an X display or Xvfb)"},
     {"cells", true, "FILE", "with --screenshot: write where each grid cell was drawn, as JSON"},
@@ -116,6 +117,10 @@ viz::ViewerOptions viewer_options(const Args& args) {
     if (*t != "puzzle" && *t != "legend" && *t != "dot" && *t != "gpu")
       throw UsageError("--tab takes puzzle, legend, dot or gpu, not '" + *t + "'");
     opt.tab = *t;
+  }
+  if (auto f = args.value("frame")) {
+    if (*f != "selection" && *f != "whole") throw UsageError("--frame takes selection or whole, not '" + *f + "'");
+    opt.frame = *f == "selection" ? viz::FrameMode::Selection : viz::FrameMode::Whole;
   }
   if (auto s = args.value("size")) parse_size(*s, opt);
   if (auto m = args.value("mouse")) {

@@ -70,6 +70,17 @@ TEST_CASE("cli: list shows the examples in their own section and show prints an 
   CHECK(contains(show.out, "atomic_add"));
 }
 
+TEST_CASE("cli: show prints the note on benchmark-size sets once, after the set lines") {
+  Outcome show = run_cli("show e4_fused");
+  INFO(show.out);
+  CHECK(show.status == 0);
+  const std::string note = "Sets marked 'GPU' are benchmark sizes";
+  size_t count = 0;
+  for (size_t at = show.out.find(note); at != std::string::npos; at = show.out.find(note, at + 1)) ++count;
+  CHECK(count == 1);
+  CHECK(show.out.rfind("grid ") < show.out.find(note));  // after the last set line
+}
+
 TEST_CASE("cli: check --all --stub reports every stub as failing, exit status 1, no crash") {
   Outcome o = run_cli("check --all --stub --seeds 0");
   INFO(o.out);

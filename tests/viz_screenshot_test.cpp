@@ -5,10 +5,13 @@
 // xvfb-run (tests/CMakeLists.txt).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <utility>
 
+#include "model_conflicts.h"
+#include "model_coverage.h"
 #include "model_dot.h"
 #include "model_values.h"
 #include "broken/registry.h"
@@ -43,6 +46,26 @@ bool near(viz::Rgba a, viz::Rgba b) {
 viz::Rgba center_pixel(const viz::Screenshot& s, const viz::RecordedGrid& g, Cell c) {
   const viz::PixelRect r = g.cell_rect(c);
   return s.pixel(static_cast<int>(r.cx()), static_cast<int>(r.cy()));
+}
+
+// Pixels of a grid's canvas near a color.
+int64_t pixels_near(const viz::Screenshot& s, const viz::RecordedGrid& g, viz::Rgba color) {
+  int64_t n = 0;
+  for (int y = static_cast<int>(std::ceil(g.canvas.y0)); y < static_cast<int>(g.canvas.y1); ++y)
+    for (int x = static_cast<int>(std::ceil(g.canvas.x0)); x < static_cast<int>(g.canvas.x1); ++x)
+      n += near(s.pixel(x, y), color);
+  return n;
+}
+
+// Whether a pixel of the cell (its edges included) is the conflict outline's cyan.
+bool cyan_in_cell(const viz::Screenshot& s, const viz::RecordedGrid& g, Cell c) {
+  const viz::PixelRect r = g.cell_rect(c);
+  for (int y = static_cast<int>(std::floor(r.y0)); y <= static_cast<int>(r.y1); ++y)
+    for (int x = static_cast<int>(std::floor(r.x0)); x <= static_cast<int>(r.x1); ++x) {
+      const viz::Rgba p = s.pixel(x, y);
+      if (viz::red_of(p) < 120 && viz::green_of(p) > 190 && viz::blue_of(p) > 190) return true;
+    }
+  return false;
 }
 
 viz::ViewerOptions at(viz::Pid pid, int event) {
@@ -212,6 +235,124 @@ TEST_CASE("screenshot: the interpreter-vs-GPU tab flags the elements that differ
   CHECK(near(center_pixel(s, *g, {5, 7}), viz::palette::mismatch));
   CHECK(near(center_pixel(s, *g, {5, 8}), viz::palette::match));
   CHECK(near(center_pixel(s, *g, {89, 99}), viz::palette::match));
+}
+
+TEST_CASE("screenshot: a [3200, 256] buffer, program 1234's store: the row it stored fills the z pane") {
+  const viz::ViewerDocument& doc = viz_test::large_copy_document();
+  const viz::Screenshot s = shoot(doc, at({1234, 0, 0}, 1));  // event 1: the store of row 1234
+  const viz::RecordedGrid* z = s.grid("tensor:z");
+  REQUIRE(z);
+  REQUIRE(z->lanes.size() == 256);
+  CHECK(z->cell >= 2.4f);  // framed: 256 columns across the pane (whole, a cell is 0.2 pixels)
+  for (const viz::RecordedLane& lane : z->lanes) {
+    INFO("lane " << lane.lane);
+    CHECK(lane.cell == Cell{1234, lane.lane});
+    CHECK(lane.visible);
+    CHECK(near(center_pixel(s, *z, lane.cell), viz::palette::stored));
+  }
+  // The stored row is a band of orange across the canvas: at least 256 x 2 pixels.
+  const int64_t orange = pixels_near(s, *z, viz::palette::stored);
+  CHECK(orange >= 256 * 2 * 2);
+  // Rows around it are in view and untouched.
+  CHECK(z->cell_visible({1224, 100}));
+  CHECK(near(center_pixel(s, *z, {1224, 100}), viz::palette::untouched));
+  // x is framed on the load of the same row, drawn dimmed.
+  const viz::RecordedGrid* x = s.grid("tensor:x");
+  REQUIRE(x);
+  CHECK(x->cell >= 2.4f);
+  CHECK(x->cell_visible({1234, 0}));
+  CHECK(x->cell_visible({1234, 255}));
+
+  // Whole tensors (Z): the same row is a few pixels.
+  viz::ViewerOptions whole = at({1234, 0, 0}, 1);
+  whole.frame = viz::FrameMode::Whole;
+  const viz::Screenshot w = shoot(doc, whole);
+  const viz::RecordedGrid* zw = w.grid("tensor:z");
+  REQUIRE(zw);
+  CHECK(zw->cell < 0.5f);
+  CHECK(pixels_near(w, *zw, viz::palette::stored) * 10 < orange);
+}
+
+TEST_CASE("screenshot: write-conflict cells are outlined in cyan") {
+  const viz::ViewerDocument doc = viz::open_target("broken/wrong_row_stride", {});
+  const tl::Trace& t = *doc.trace;
+  int zb = -1;
+  for (size_t b = 0; b < t.buffers.size(); ++b)
+    if (t.buffers[b].name == "z") zb = static_cast<int>(b);
+  REQUIRE(zb >= 0);
+  const viz::BufferCoverage cov = viz::compute_coverage(t, zb, true);
+  const viz::BufferConflicts conflicts = viz::compute_conflicts(t, zb, cov);
+  REQUIRE_FALSE(conflicts.empty());
+  viz::ViewerOptions opt;
+  opt.mode = viz::ColorMode::Coverage;
+  const viz::Screenshot s = shoot(doc, opt);
+  const viz::RecordedGrid* z = s.grid("tensor:z");
+  REQUIRE(z);
+  const viz::GridLayout& g = z->layout;
+  auto cell_of = [&](int64_t offset) { return *g.cell_of(viz::unravel_unbounded(offset, g.shape)); };
+  int checked = 0, clean = 0;
+  for (const viz::ConflictCell& c : conflicts.cells) {
+    const Cell cell = cell_of(c.offset);
+    if (!z->cell_visible(cell)) continue;
+    INFO("conflict at offset " << c.offset);
+    CHECK(cyan_in_cell(s, *z, cell));
+    ++checked;
+  }
+  CHECK(checked > 0);
+  // Elements stored once, with no conflict next to them, have no cyan.
+  for (int64_t o = 0; o < cov.extent && clean < 20; ++o) {
+    if (cov.stores[o] != 1) continue;
+    const Cell cell = cell_of(o);
+    bool near_conflict = false;
+    for (int64_t dr = -1; dr <= 1; ++dr)
+      for (int64_t dc = -1; dc <= 1; ++dc)
+        if (g.inside({cell.row + dr, cell.col + dc}) && conflicts.at(g.offset_at({cell.row + dr, cell.col + dc})))
+          near_conflict = true;
+    if (near_conflict || !z->cell_visible(cell)) continue;
+    INFO("clean offset " << o);
+    CHECK_FALSE(cyan_in_cell(s, *z, cell));
+    ++clean;
+  }
+  CHECK(clean > 0);
+}
+
+TEST_CASE("screenshot: typing 1234 in the programs window selects program 1234 and frames its row") {
+  const viz::ViewerDocument& doc = viz_test::large_copy_document();
+  viz::ViewerOptions opt;
+  opt.go_to = "1234";
+  const viz::Screenshot s = shoot(doc, opt);
+  // Its first event, the load of row 1234 of x, framed.
+  const viz::RecordedGrid* x = s.grid("tensor:x");
+  REQUIRE(x);
+  REQUIRE(x->lanes.size() == 256);
+  CHECK(x->cell >= 2.4f);
+  for (const viz::RecordedLane& lane : x->lanes) {
+    CHECK(lane.cell == Cell{1234, lane.lane});
+    CHECK(lane.visible);
+  }
+  CHECK(pixels_near(s, *x, viz::palette::loaded) >= 256 * 2 * 2);
+  // z has no event of it yet: framed on the row the program stores to.
+  const viz::RecordedGrid* z = s.grid("tensor:z");
+  REQUIRE(z);
+  CHECK(z->lanes.empty());
+  CHECK(z->cell >= 2.4f);
+  CHECK(z->cell_visible({1234, 0}));
+  CHECK(z->cell_visible({1234, 255}));
+
+  // An id outside the grid selects nothing: the viewer stays on program 0.
+  opt.go_to = "3200";
+  const viz::Screenshot bad = shoot(doc, opt);
+  const viz::RecordedGrid* xb = bad.grid("tensor:x");
+  REQUIRE(xb);
+  REQUIRE_FALSE(xb->lanes.empty());
+  CHECK(xb->lanes.front().cell == Cell{0, 0});
+}
+
+// Not run by default: writes the [3200, 256] copy's trace, from which
+// assets/view_large.png is rendered (docs/viewer.md gives the command).
+TEST_CASE("write the trace of the [3200, 256] row copy", "[.large_trace]") {
+  const char* path = std::getenv("TILESCOPE_LARGE_TRACE");
+  tl::save_trace(*viz_test::large_copy_document().trace, path && *path ? path : "copy_rows_3200x256.trace.json");
 }
 
 TEST_CASE("screenshot: every puzzle opens and draws") {

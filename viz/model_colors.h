@@ -30,6 +30,7 @@ inline constexpr Rgba out_of_bounds = rgba(232, 36, 36);   // red
 inline constexpr Rgba never_written = rgba(206, 30, 150);  // magenta: an output element nothing stored
 inline constexpr Rgba written_once = rgba(64, 168, 96);    // green: one program stored it
 inline constexpr Rgba overlap = rgba(240, 206, 40);        // yellow: several programs stored it (a race)
+inline constexpr Rgba conflict = rgba(40, 232, 232);       // cyan outline: a write conflict (two programs stored it)
 inline constexpr Rgba match = rgba(52, 120, 72);           // diff grids: within tolerance
 inline constexpr Rgba mismatch = rgba(232, 36, 36);
 inline constexpr Rgba not_a_number = rgba(206, 30, 150);

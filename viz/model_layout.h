@@ -31,6 +31,7 @@ struct Cell {
 // A rectangle of cells, [row0, row1) x [col0, col1).
 struct CellBounds {
   int64_t row0 = 0, col0 = 0, row1 = 0, col1 = 0;
+  bool operator==(const CellBounds&) const = default;
   bool empty() const { return row1 <= row0 || col1 <= col0; }
   int64_t rows() const { return row1 - row0; }
   int64_t cols() const { return col1 - col0; }

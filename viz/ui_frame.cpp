@@ -42,6 +42,7 @@ void handle_keys(ViewerState& s) {
   if (imgui_key_pressed(ImGuiKey_UpArrow)) s.cursor.step_program(-1);
   if (key_pressed(GLFW_KEY_SPACE, false)) s.cursor.set_playing(!s.cursor.playing());
   if (key_pressed(GLFW_KEY_F)) s.cursor.next_finding(io.KeyShift ? -1 : +1);
+  if (key_pressed(GLFW_KEY_Z, false)) s.toggle_frame_mode();
   if (key_pressed(GLFW_KEY_1, false)) s.mode = ColorMode::Access;
   if (key_pressed(GLFW_KEY_2, false)) s.mode = ColorMode::Coverage;
   if (key_pressed(GLFW_KEY_3, false)) s.mode = ColorMode::Values;
@@ -67,6 +68,9 @@ void draw_menu_bar(ViewerState& s) {
       const std::string label = std::string("Values ") + value_source_name(v);
       if (ImGui::MenuItem(label.c_str(), nullptr, s.value_source == v)) s.value_source = v;
     }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Frame the selected event's cells", "Z", s.frame_mode == FrameMode::Selection))
+      s.toggle_frame_mode();
     ImGui::Separator();
     if (ImGui::MenuItem("Reset layout")) s.reset_layout = true;
     ImGui::EndMenu();

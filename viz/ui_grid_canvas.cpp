@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model_framing.h"
 #include "screenshot.h"
 
 namespace viz {
 
 namespace {
 
-constexpr float kMargin = 4;
+constexpr float kMargin = kCanvasMargin;
 constexpr float kMinCell = 0.02f, kMaxCell = 96;
 constexpr float kGridLinesFrom = 7;  // pixels per cell
 constexpr float kHatchFrom = 6;
@@ -164,13 +165,31 @@ void draw_event_cells(ImDrawList* dl, const CanvasInput& in, const CanvasResult&
   dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kTileEdge);
 }
 
+// Write-conflict cells: an outline inside each run of cells, drawn over
+// the grid lines so it keeps its color.
+void draw_conflicts(ImDrawList* dl, const std::vector<CellBounds>& runs, const CanvasResult& r) {
+  const float t = r.cell >= kHatchFrom ? 2.0f : 1.0f;
+  for (const CellBounds& run : runs) {
+    ImVec2 a = cell_min(r, run.row0, run.col0), b = cell_min(r, run.row1, run.col1);
+    if (b.x < r.canvas_min.x || a.x > r.canvas_max.x || b.y < r.canvas_min.y || a.y > r.canvas_max.y) continue;
+    at_least_a_pixel(a, b);
+    if (r.cell < 3) {
+      dl->AddRectFilled(a, b, palette::conflict);
+      continue;
+    }
+    // Each cell of the run outlined, so neighbours still read as cells.
+    for (int64_t c = run.col0; c < run.col1; ++c) {
+      const ImVec2 p = cell_min(r, run.row0, c);
+      dl->AddRect(ImVec2(p.x + t / 2, p.y + t / 2), ImVec2(p.x + r.cell - t / 2, p.y + r.cell - t / 2), palette::conflict,
+                  0, 0, t);
+    }
+  }
+}
+
 }  // namespace
 
 float fit_cell_size(const CellBounds& content, ImVec2 avail, float max_cell) {
-  const float cols = static_cast<float>(std::max<int64_t>(content.cols(), 1));
-  const float rows = static_cast<float>(std::max<int64_t>(content.rows(), 1));
-  const float w = std::max(avail.x - 2 * kMargin, 1.0f), h = std::max(avail.y - 2 * kMargin, 1.0f);
-  return std::clamp(std::min(w / cols, h / rows), kMinCell, max_cell);
+  return fit_cell(content, avail.x, avail.y, max_cell);
 }
 
 CanvasResult grid_canvas(const char* id, CanvasView& view, const CanvasInput& in) {
@@ -195,6 +214,7 @@ CanvasResult grid_canvas(const char* id, CanvasView& view, const CanvasInput& in
   draw_tensor(dl, in, r);
   if (in.cells) draw_event_cells(dl, in, r);
   draw_grid_lines(dl, in, r);
+  if (in.conflicts) draw_conflicts(dl, *in.conflicts, r);
   draw_tensor_edge(dl, *in.layout, r);
   for (const auto& [bounds, color] : in.highlights) {
     if (bounds.empty()) continue;

@@ -31,6 +31,8 @@ struct CanvasInput {
   bool colors_vary_by_lane = false;
   bool outline_cells = false;  // coverage / values modes: keep the base colors visible
   std::vector<std::pair<CellBounds, Rgba>> highlights;  // outlined rectangles
+  // Write-conflict cells (one-row runs), outlined in palette::conflict.
+  const std::vector<CellBounds>* conflicts = nullptr;
   ImVec2 size{0, 0};
   float max_cell = 28;  // fitting never makes cells larger than this
 };

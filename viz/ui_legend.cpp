@@ -33,6 +33,7 @@ void access_legend() {
   color_swatch(palette::out_of_bounds, "OUT OF BOUNDS: mask true, address outside the buffer");
   color_swatch(palette::untouched, "element not touched by this event");
   color_swatch(palette::beyond_tensor, "outside the tensor (lanes past the edge are drawn here)");
+  color_swatch(palette::conflict, "outline: write conflict, two programs stored it (hover: which)");
   ImGui::TextWrapped("Masked and out-of-bounds lanes are drawn where the kernel meant them to be: "
                      "past the right edge for columns >= N, below the last row for rows past the end.");
 }
@@ -42,6 +43,7 @@ void coverage_legend(ViewerState& s) {
   color_swatch(palette::written_once, "stored by exactly one program");
   color_swatch(palette::overlap, "stored by two or more programs (a race without atomics)");
   color_swatch(palette::atomic, "updated atomically");
+  color_swatch(palette::conflict, "outline: write conflict named by the findings (hover: which programs)");
   for (uint32_t k : {1u, 2u, 4u, 8u}) {
     const std::string label = "input read by " + std::to_string(k) + (k == 8 ? "+" : "") + " program" + (k == 1 ? "" : "s");
     color_swatch(read_count_color(k), label.c_str());

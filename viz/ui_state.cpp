@@ -4,6 +4,7 @@
 
 #include "model_grid_image.h"
 #include "model_placement.h"
+#include "model_program_map.h"
 
 namespace viz {
 
@@ -34,6 +35,7 @@ ViewerState::ViewerState(const ViewerDocument& d)
   }
   coverage_.resize(t.buffers.size());
   ranges_.resize(t.buffers.size());
+  conflicts_.resize(t.buffers.size());
   if (d.puzzle) {
     tab = DetailsTab::Puzzle;
     tl::TraceBuffer out;
@@ -66,6 +68,15 @@ const ValueRange& ViewerState::value_range_of(int buffer) {
   return *slot;
 }
 
+const BufferConflicts* ViewerState::conflicts(int buffer) {
+  auto& slot = conflicts_.at(static_cast<size_t>(buffer));
+  if (!slot) {
+    // Coverage (a walk over the whole trace) only where the sanitizer found conflicts.
+    slot = has_write_conflicts(trace(), buffer) ? compute_conflicts(trace(), buffer, coverage(buffer)) : BufferConflicts{};
+  }
+  return slot->empty() ? nullptr : &*slot;
+}
+
 bool ViewerState::is_output(int buffer) const {
   if (doc->puzzle) return trace().buffers[buffer].name == doc->puzzle->output;
   for (const tl::ProgramTrace& p : trace().programs)
@@ -75,14 +86,32 @@ bool ViewerState::is_output(int buffer) const {
 }
 
 void ViewerState::on_cursor_moved() {
-  scroll_timeline = scroll_source = true;
-  for (TensorPane& pane : panes) follow_event_slice(*this, pane);
+  scroll_timeline = scroll_source = scroll_map = true;
+  for (TensorPane& pane : panes) {
+    follow_event_slice(*this, pane);
+    // A new selection is framed again, even after zooming by hand.
+    if (frame_mode == FrameMode::Selection) pane.view.user_moved = false;
+  }
   // The dot tab follows a dot event when nothing else was asked for.
   const tl::Event* e = cursor.current_event();
   if (e && e->kind == tl::EventKind::Dot && tab == DetailsTab::Legend && !screenshot_mode) {
     tab = DetailsTab::Dot;
     tab_requested = true;
   }
+}
+
+void ViewerState::toggle_frame_mode() {
+  frame_mode = frame_mode == FrameMode::Selection ? FrameMode::Whole : FrameMode::Selection;
+  for (TensorPane& pane : panes) pane.view.user_moved = false;
+}
+
+bool ViewerState::go_to_typed_program() {
+  const ParsedPid p = parse_program_id(program_text, index.grid());
+  program_error = p.error;
+  if (!p.pid) return false;
+  cursor.select(*p.pid);
+  on_cursor_moved();
+  return true;
 }
 
 void follow_event_slice(ViewerState& s, TensorPane& pane) {
@@ -140,6 +169,14 @@ const CellBounds& pane_program_bounds(ViewerState& s, TensorPane& pane) {
   pane.bounds_program = program;
   pane.bounds_layout = pane.layout_version;
   return pane.program_bounds;
+}
+
+const std::vector<CellBounds>& pane_conflict_runs(ViewerState& s, TensorPane& pane) {
+  if (pane.conflicts_layout == pane.layout_version) return pane.conflict_runs;
+  const BufferConflicts* c = s.conflicts(pane.buffer);
+  pane.conflict_runs = c ? conflict_runs(*c, pane.layout) : std::vector<CellBounds>{};
+  pane.conflicts_layout = pane.layout_version;
+  return pane.conflict_runs;
 }
 
 CachedImage& pane_image(ViewerState& s, TensorPane& pane) {

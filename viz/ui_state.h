@@ -12,11 +12,13 @@
 #include <vector>
 
 #include "gl_texture.h"
+#include "model_conflicts.h"
 #include "model_coverage.h"
 #include "model_cursor.h"
 #include "model_document.h"
 #include "model_dot.h"
 #include "model_event_cells.h"
+#include "model_framing.h"
 #include "model_layout.h"
 #include "model_modes.h"
 #include "model_source.h"
@@ -58,6 +60,9 @@ struct TensorPane {
   // Where the selected program's lanes land on this buffer (fitting includes them).
   CellBounds program_bounds;
   int bounds_program = -2, bounds_layout = -1;
+  // Write-conflict cells on this layout, as runs (empty when none).
+  std::vector<CellBounds> conflict_runs;
+  int conflicts_layout = -1;
 };
 
 enum class DetailsTab { Puzzle, Legend, Dot, Gpu };
@@ -76,6 +81,8 @@ struct ViewerState {
   DetailsTab tab = DetailsTab::Legend;
   bool tab_requested = true;  // select `tab` in the tab bar on the next frame
   std::vector<TensorPane> panes;
+  // Panes frame the cells the shown event touched, or show whole tensors (Z).
+  FrameMode frame_mode = FrameMode::Selection;
   int legend_buffer = 0;      // whose histogram the legend shows (the output, if known)
 
   // Puzzle diff and GPU diff grids.
@@ -100,6 +107,9 @@ struct ViewerState {
   bool canvas_hovered_now = false;
   bool scroll_timeline = true;    // the timeline and the source scroll to the
   bool scroll_source = true;      // current event once after each change
+  bool scroll_map = true;         // the program map scrolls to the selected program
+  char program_text[64] = {};     // the programs window's "go to program" field
+  std::string program_error;      // why the last typed id was not taken
   ScreenshotRecorder* recorder = nullptr;
 
   const tl::Trace& trace() const { return index.trace(); }
@@ -108,19 +118,29 @@ struct ViewerState {
   // The range of a buffer's values before and after together, so both
   // sources share one color scale.
   const ValueRange& value_range_of(int buffer);
+  // Write-conflict cells of a buffer, or null when its findings name none.
+  const BufferConflicts* conflicts(int buffer);
   bool is_output(int buffer) const;  // the puzzle's output, or stored to by the kernel
   // Selection changes that other panes follow (timeline scroll, slices).
   void on_cursor_moved();
+  // Z: frame the selection / whole tensors; every pane refits.
+  void toggle_frame_mode();
+  // Selects the program typed in `program_text` ("12", "3,1"); on failure
+  // keeps the selection and sets `program_error`.
+  bool go_to_typed_program();
 
  private:
   std::vector<std::unique_ptr<BufferCoverage>> coverage_;
   std::vector<std::optional<ValueRange>> ranges_;
+  std::vector<std::optional<BufferConflicts>> conflicts_;  // computed on first use
 };
 
 // The pane's event cells (see TensorPane::cells) and program bounds,
 // refreshed if stale.
 const EventCells& pane_event_cells(ViewerState& s, TensorPane& pane);
 const CellBounds& pane_program_bounds(ViewerState& s, TensorPane& pane);
+// The pane's write-conflict cells as runs, refreshed if stale.
+const std::vector<CellBounds>& pane_conflict_runs(ViewerState& s, TensorPane& pane);
 // Moves the pane's slice to the current event's first lane (rank >= 3).
 void follow_event_slice(ViewerState& s, TensorPane& pane);
 // The base texture of a pane for the current mode (rebuilt when stale).

@@ -116,6 +116,16 @@ void cell_tooltip(ViewerState& s, const TensorPane& pane, Cell c) {
       if (cov.touched_count(offset) > 8) who += "...";
       if (!who.empty()) ImGui::TextDisabled("touched by %s(click to select)", who.c_str());
     }
+    if (const BufferConflicts* conflicts = s.conflicts(pane.buffer))
+      if (const ConflictCell* cc = conflicts->at(offset)) {
+        const ImVec4 color = ImGui::ColorConvertU32ToFloat4(palette::conflict);
+        if (cc->first == cc->second)
+          ImGui::TextColored(color, "write conflict: two lanes of program %s store here", pid_string(cc->first).c_str());
+        else
+          ImGui::TextColored(color, "write conflict: programs %s and %s both store here%s", pid_string(cc->first).c_str(),
+                             pid_string(cc->second).c_str(),
+                             cc->storers > 2 ? (" (" + std::to_string(cc->storers) + " programs in all)").c_str() : "");
+      }
   } else {
     ImGui::Text("past the edge of %s (no element)", b.name.c_str());
   }
@@ -165,11 +175,32 @@ void draw_pane(ViewerState& s, TensorPane& pane, float max_height) {
   }
   layout_controls(pane);
 
-  CellBounds content = pane.layout.tensor_bounds();
-  content.include(pane_program_bounds(s, pane));
-  const CachedImage& image = pane_image(s, pane);
+  // Whole: the tensor and where the program's lanes land. Framed: the
+  // cells of the shown event (else every cell the program touches on this
+  // buffer, outlined), when the whole is too small to read.
+  const CellBounds& program = pane_program_bounds(s, pane);
+  CellBounds whole = pane.layout.tensor_bounds();
+  whole.include(program);
+  constexpr float kMaxCell = 28;
   const float width = ImGui::GetContentRegionAvail().x;
-  const float cell = fit_cell_size(content, ImVec2(width, 1e9f), 28.0f);
+  const CellBounds framed =
+      frame_bounds(FrameMode::Selection, e ? cells.bounds : program, whole, width, max_height, kMaxCell);
+  const CellBounds content = s.frame_mode == FrameMode::Selection ? framed : whole;
+  // Only where framing changes anything (too large to read whole): which
+  // rows and columns are shown, since the tensor's edges may be out of view.
+  if (framed != whole && s.frame_mode == FrameMode::Selection) {
+    const CellBounds shown{std::max(content.row0, whole.row0), std::max(content.col0, whole.col0),
+                           std::min(content.row1, whole.row1), std::min(content.col1, whole.col1)};
+    ImGui::TextDisabled("framed: rows %lld-%lld, columns %lld-%lld of %lld x %lld  (Z: whole tensor)",
+                        static_cast<long long>(shown.row0), static_cast<long long>(shown.row1 - 1),
+                        static_cast<long long>(shown.col0), static_cast<long long>(shown.col1 - 1),
+                        static_cast<long long>(pane.layout.rows()), static_cast<long long>(pane.layout.cols()));
+  } else if (framed != whole) {
+    ImGui::TextDisabled("whole tensor, %.2g pixels a cell  (Z: frame the selection)",
+                        static_cast<double>(fit_cell_size(whole, ImVec2(width, max_height), kMaxCell)));
+  }
+  const CachedImage& image = pane_image(s, pane);
+  const float cell = fit_cell_size(content, ImVec2(width, 1e9f), kMaxCell);
   CanvasInput in;
   in.layout = &pane.layout;
   in.texture = &image.texture;
@@ -179,6 +210,9 @@ void draw_pane(ViewerState& s, TensorPane& pane, float max_height) {
   in.outline_cells = s.mode != ColorMode::Access && !stored_values;
   in.cell_color = [&s, &pane](const EventCell& c) { return event_cell_color(s, pane, c); };
   in.colors_vary_by_lane = stored_values && current;
+  in.conflicts = &pane_conflict_runs(s, pane);
+  if (!e && content != whole) in.highlights.push_back({program, rgba(255, 255, 255, 120)});
+  in.max_cell = kMaxCell;
   in.size = ImVec2(width, std::clamp(static_cast<float>(content.rows()) * cell + 8.0f, 40.0f, max_height));
   const std::string id = "canvas_" + std::to_string(pane.buffer);
   const CanvasResult r = grid_canvas(id.c_str(), pane.view, in);

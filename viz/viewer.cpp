@@ -140,6 +140,11 @@ void apply_options(ViewerState& s, const ViewerOptions& opt) {
   if (opt.event) s.cursor.set_event(*opt.event);
   if (opt.mode) s.mode = *opt.mode;
   if (opt.values) s.value_source = *opt.values;
+  if (opt.frame) s.frame_mode = *opt.frame;
+  if (opt.go_to) {
+    std::snprintf(s.program_text, sizeof s.program_text, "%s", opt.go_to->c_str());
+    s.go_to_typed_program();
+  }
   if (opt.tab)
     if (auto t = parse_details_tab(*opt.tab)) {
       s.tab = *t;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model_document.h"
+#include "model_framing.h"
 #include "model_modes.h"
 #include "model_trace_index.h"
 #include "screenshot.h"
@@ -18,6 +19,10 @@ struct ViewerOptions {
   std::optional<ColorMode> mode;
   std::optional<ValueSource> values;
   std::optional<std::string> tab;  // "puzzle", "legend", "dot", "gpu"
+  std::optional<FrameMode> frame;  // tensors framed on the selection (default) or whole
+  // A program id as typed into the programs window's field ("1234", "3,1"),
+  // then entered: what a user does to find a program.
+  std::optional<std::string> go_to;
   int width = 1600, height = 1000;
   int frames = 4;  // screenshots: frames rendered before the capture (>= 2)
   // Screenshots: where the mouse pointer is, in pixels, so hover effects
