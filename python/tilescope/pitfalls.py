@@ -17,7 +17,7 @@ _BITOPS = (ast.BitAnd, ast.BitOr, ast.BitXor)
 
 def chained_comparison(v, node):
     """`a < n & b < m` is Python's `a < (n & b) < m`, not two masks."""
-    seg = v.src.segment
+    seg = lambda n: v.src.segment(n, parens=True)  # noqa: E731
     parts = [node.left] + node.comparators
     middle = [p for p in parts[1:-1] if isinstance(p, ast.BinOp) and isinstance(p.op, _BITOPS)]
     if middle:
@@ -35,11 +35,11 @@ def chained_comparison(v, node):
 
 def tile_called(v, node):
     """`(mids + i) ((mids + r) < N0)`: a missing comma makes a call of a tile."""
-    seg = v.src.segment
+    seg = lambda n: v.src.segment(n, parens=True)  # noqa: E731
     if node.args and not node.keywords:
+        args = ", ".join(v.src.segment(a) for a in node.args)
         return v.error(node, f"'{seg(node)}' calls the tile '{seg(node.func)}' as if it were a function: a comma "
-                             f"is missing before the parenthesis; write '{seg(node.func)}, "
-                             f"{', '.join(seg(a) for a in node.args)}'")
+                             f"is missing before the parenthesis; write '{seg(node.func)}, {args}'")
     return v.error(node, f"'{seg(node.func)}' is a tile, not a function: a tile cannot be called")
 
 

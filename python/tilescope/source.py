@@ -52,8 +52,24 @@ class FunctionSource:
         """(line, col) in the file, 1-based, of an AST node."""
         return node.lineno + self.line_offset, node.col_offset + 1 + self.indent
 
-    def segment(self, node):
-        return ast.get_source_segment(self.text, node) or ""
+    def segment(self, node, parens=False):
+        """The node's source text; with parens, with the parentheses around it
+        (ast positions leave them out: `(c + 0)` is `c + 0`)."""
+        text = ast.get_source_segment(self.text, node) or ""
+        if not parens or not text or node.lineno != node.end_lineno:
+            return text
+        line = self.text.splitlines()[node.lineno - 1]
+        start, end = node.col_offset, node.end_col_offset
+        while True:
+            a, b = start - 1, end
+            while a >= 0 and line[a] == " ":
+                a -= 1
+            while b < len(line) and line[b] == " ":
+                b += 1
+            if a >= 0 and b < len(line) and line[a] == "(" and line[b] == ")":
+                start, end = a, b + 1
+            else:
+                return line[start:end]
 
 
 def source_of(fn):

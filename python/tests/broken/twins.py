@@ -1,0 +1,237 @@
+"""Python (Triton-syntax) twins of the C++ broken kernels in puzzles/broken/.
+
+Each twin is the C++ kernel of puzzles/broken/bNN_<name>.cpp written as a
+@triton.jit kernel would be, statement for statement and in the same order
+(one statement a line, so a finding at the C++ BUG line + k is at the twin's
+BUG line + k), with the same deliberate mistake on the line marked `# BUG`.
+C++ spellings map onto Triton's: x.col() is x[:, None], x.row() is
+x[None, :], integer `/` is `//`, tl::f32 is tl.float32, tl::load(p, mask,
+other) is tl.load(p, mask=mask, other=other), and tl::dot(a, b, acc) is
+tl.dot(a, b, acc=acc). python/tests/test_broken_twins.py runs each twin on
+its puzzle beside the C++ kernel and compares the findings.
+
+TWINS maps each C++ broken kernel's name to its twin.
+"""
+import tilescope.language as tl
+from tilescope import jit
+
+# b06: log2(e), as puzzle 8's solution has it.
+LOG2E = tl.constexpr(1.44269504)
+
+# b09: puzzle 12's packing constants.
+BITS = tl.constexpr(4)
+FPINT = tl.constexpr(32 // 4)
+GROUP = tl.constexpr(8)
+NIBBLE_MASK = tl.constexpr((1 << 4) - 1)
+
+
+# b01 (add_block): the store is masked, the load is not.
+@jit
+def missing_load_mask(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    off_x = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask = off_x < N0
+    xv = tl.load(x_ptr + off_x)  # BUG: no mask: lanes past N0 read outside x
+    tl.store(z_ptr + off_x, xv + 10.0, mask=mask)
+
+
+# b02 (add_block): the load is masked, the store is not.
+@jit
+def load_mask_not_store(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    off_x = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask = off_x < N0
+    xv = tl.load(x_ptr + off_x, mask=mask)
+    tl.store(z_ptr + off_x, xv + 10.0)  # BUG: no mask: lanes past N0 write outside z
+
+
+# b03 (add_block): `<=` in the mask.
+@jit
+def off_by_one_mask(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    off_x = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask = off_x <= N0  # BUG: <= lets offset N0, one past the end, through
+    xv = tl.load(x_ptr + off_x, mask=mask)
+    tl.store(z_ptr + off_x, xv + 10.0, mask=mask)
+
+
+# b04 (outer_add_block): z's row stride taken as N1 instead of N0.
+@jit
+def wrong_row_stride(x_ptr, y_ptr, z_ptr, N0, N1, B0: tl.constexpr, B1: tl.constexpr):
+    off_x = tl.program_id(0) * B0 + tl.arange(0, B0)  # columns
+    off_y = tl.program_id(1) * B1 + tl.arange(0, B1)  # rows
+    mask_x = off_x < N0
+    mask_y = off_y < N1
+    xv = tl.load(x_ptr + off_x, mask=mask_x)
+    yv = tl.load(y_ptr + off_y, mask=mask_y)
+    off_z = off_y[:, None] * N1 + off_x[None, :]  # BUG: the row stride of z is N0 (the row length), not N1
+    tl.store(z_ptr + off_z, yv[:, None] + xv[None, :], mask=mask_y[:, None] & mask_x[None, :])
+
+
+# b05 (outer_add_block): program_id axes swapped.
+@jit
+def wrong_program_id_axis(x_ptr, y_ptr, z_ptr, N0, N1, B0: tl.constexpr, B1: tl.constexpr):
+    off_x = tl.program_id(1) * B0 + tl.arange(0, B0)  # BUG: columns are tiled by grid axis 0, not 1
+    off_y = tl.program_id(0) * B1 + tl.arange(0, B1)  # rows: axis 0 here, swapped with the line above
+    mask_x = off_x < N0
+    mask_y = off_y < N1
+    xv = tl.load(x_ptr + off_x, mask=mask_x)
+    yv = tl.load(y_ptr + off_y, mask=mask_y)
+    off_z = off_y[:, None] * N0 + off_x[None, :]
+    tl.store(z_ptr + off_z, yv[:, None] + xv[None, :], mask=mask_y[:, None] & mask_x[None, :])
+
+
+# b06 (long_softmax): the first pass's load has no other=-inf.
+@jit
+def max_padded_lanes_win(x_ptr, z_ptr, N0, T, B0: tl.constexpr, B1: tl.constexpr):
+    off_i = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask_i = off_i < N0
+    m = tl.full((B0,), float("-inf"), tl.float32)
+    d = tl.zeros((B0,), dtype=tl.float32)
+    for j in range(0, T, B1):
+        off_j = j + tl.arange(0, B1)
+        mask = mask_i[:, None] & (off_j[None, :] < T)
+        xv = tl.load(x_ptr + off_i[:, None] * T + off_j[None, :], mask=mask)  # BUG: no other: padded lanes are undefined, not -inf
+        m_new = tl.maximum(m, tl.max(xv, axis=1))
+        p = tl.exp2((xv - m_new[:, None]) * LOG2E)
+        d = d * tl.exp2((m - m_new) * LOG2E) + tl.sum(p, axis=1)
+        m = m_new
+    for j in range(0, T, B1):
+        off_j = j + tl.arange(0, B1)
+        mask = mask_i[:, None] & (off_j[None, :] < T)
+        off_2d = off_i[:, None] * T + off_j[None, :]
+        xv = tl.load(x_ptr + off_2d, mask=mask, other=float("-inf"))
+        p = tl.exp2((xv - m[:, None]) * LOG2E)
+        tl.store(z_ptr + off_2d, p / d[:, None], mask=mask)
+
+
+# b07 (long_sum): the row block taken from grid axis 1, which has one program.
+@jit
+def two_programs_same_rows(x_ptr, z_ptr, N0, T, B0: tl.constexpr, B1: tl.constexpr):
+    off_i = tl.program_id(1) * B0 + tl.arange(0, B0)  # BUG: the grid has one program on axis 1: all take rows 0..B0-1
+    mask_i = off_i < N0
+    acc = tl.zeros((B0,), dtype=tl.float32)
+    for j in range(0, T, B1):
+        off_j = j + tl.arange(0, B1)
+        mask = mask_i[:, None] & (off_j[None, :] < T)
+        xv = tl.load(x_ptr + off_i[:, None] * T + off_j[None, :], mask=mask, other=0.0)
+        acc += tl.sum(xv, axis=1)
+    tl.store(z_ptr + off_i, acc, mask=mask_i)
+
+
+# b08 (long_sum): the accumulator starts from the never-written output.
+@jit
+def read_output_before_write(x_ptr, z_ptr, N0, T, B0: tl.constexpr, B1: tl.constexpr):
+    off_i = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask_i = off_i < N0
+    acc = tl.load(z_ptr + off_i, mask=mask_i)  # BUG: z is the output: nothing has written it, it is not zero
+    for j in range(0, T, B1):
+        off_j = j + tl.arange(0, B1)
+        mask = mask_i[:, None] & (off_j[None, :] < T)
+        xv = tl.load(x_ptr + off_i[:, None] * T + off_j[None, :], mask=mask, other=0.0)
+        acc += tl.sum(xv, axis=1)
+    tl.store(z_ptr + off_i, acc, mask=mask_i)
+
+
+# b09 (quant_matmul): the packed words shifted without & 15 after the shift.
+@jit
+def signed_shift_no_mask(scale_ptr, offset_ptr, weight_ptr, activation_ptr, z_ptr, N0, N1, MID,
+                         B0: tl.constexpr, B1: tl.constexpr, B_MID: tl.constexpr):
+    off_j = tl.program_id(0) * B0 + tl.arange(0, B0)
+    off_k = tl.program_id(1) * B1 + tl.arange(0, B1)
+    mask_j = off_j < N0
+    mask_k = off_k < N1
+    nibble_shifts = tl.arange(0, FPINT) * BITS
+    acc = tl.zeros((B0, B1), dtype=tl.float32)
+    for l in range(0, MID, B_MID):
+        off_w = l // FPINT + tl.arange(0, B_MID // FPINT)
+        mask_w = mask_j[:, None] & (off_w[None, :] < MID // FPINT)
+        words = tl.load(weight_ptr + off_j[:, None] * (MID // FPINT) + off_w[None, :], mask=mask_w, other=0)
+        unpacked = tl.expand_dims(words, 2) >> nibble_shifts  # BUG: no & 15: higher codes (and the sign) stay
+        codes = tl.reshape(unpacked, (B0, B_MID))
+
+        off_g = l // GROUP + tl.arange(0, B_MID // GROUP)
+        mask_g = mask_j[:, None] & (off_g[None, :] < MID // GROUP)
+        sc = tl.load(scale_ptr + off_j[:, None] * (MID // GROUP) + off_g[None, :], mask=mask_g, other=0.0)
+        shift_words = tl.load(offset_ptr + off_j[:, None] * (MID // (GROUP * FPINT)) + (off_g // FPINT)[None, :], mask=mask_g, other=0)
+        shifts = (shift_words >> ((off_g % FPINT) * BITS)[None, :]) & NIBBLE_MASK
+
+        grouped = tl.reshape(codes, (B0, B_MID // GROUP, GROUP))
+        dq = tl.expand_dims(sc, 2) * (grouped - tl.expand_dims(shifts, 2)).to(tl.float32)
+        w_tile = tl.reshape(dq, (B0, B_MID))
+
+        off_l = l + tl.arange(0, B_MID)
+        a_mask = (off_l[:, None] < MID) & mask_k[None, :]
+        av = tl.load(activation_ptr + off_l[:, None] * N1 + off_k[None, :], mask=a_mask, other=0.0)
+        acc = tl.dot(w_tile, av, acc=acc)
+    tl.store(z_ptr + off_j[:, None] * N1 + off_k[None, :], acc, mask=mask_j[:, None] & mask_k[None, :])
+
+
+# b10 (long_sum): the loop ends one block early.
+@jit
+def loop_bound_one_block_short(x_ptr, z_ptr, N0, T, B0: tl.constexpr, B1: tl.constexpr):
+    off_i = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask_i = off_i < N0
+    acc = tl.zeros((B0,), dtype=tl.float32)
+    for j in range(0, T - B1, B1):  # BUG: stops before the last (partial) block; the bound is T
+        off_j = j + tl.arange(0, B1)
+        mask = mask_i[:, None] & (off_j[None, :] < T)
+        xv = tl.load(x_ptr + off_i[:, None] * T + off_j[None, :], mask=mask, other=0.0)
+        acc += tl.sum(xv, axis=1)
+    tl.store(z_ptr + off_i, acc, mask=mask_i)
+
+
+# b11 (add_block): arange(0, B0 - 1), as if its end were inclusive.
+@jit
+def arange_not_power_of_two(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    off_x = tl.program_id(0) * B0 + tl.arange(0, B0 - 1)  # BUG: the end is exclusive: this is 31 lanes
+    mask = off_x < N0
+    xv = tl.load(x_ptr + off_x, mask=mask)
+    tl.store(z_ptr + off_x, xv + 10.0, mask=mask)
+
+
+# b12 (batched_matmul): the y tile's reduction axis in the wrong place.
+@jit
+def dot_shape_mismatch(x_ptr, y_ptr, z_ptr, N0, N1, N2, MID, B0: tl.constexpr, B1: tl.constexpr,
+                       B2: tl.constexpr, B_MID: tl.constexpr):
+    off_j = tl.program_id(0) * B0 + tl.arange(0, B0)
+    off_k = tl.program_id(1) * B1 + tl.arange(0, B1)
+    off_b = tl.program_id(2) * B2 + tl.arange(0, B2)
+    b3 = tl.expand_dims(off_b, (1, 2))
+    j3 = tl.expand_dims(off_j, (0, 2))
+    k3 = tl.expand_dims(off_k, (0, 1))
+    acc = tl.zeros((B2, B0, B1), dtype=tl.float32)
+    for l in range(0, MID, B_MID):
+        off_l = l + tl.arange(0, B_MID)
+        lx = tl.expand_dims(off_l, (0, 1))  # [1, 1, B_MID]: columns of x
+        ly = tl.expand_dims(off_l, (0, 1))  # BUG: copied from lx; rows of y need axes (0, 2): [1, B_MID, 1]
+        xv = tl.load(x_ptr + (b3 * N0 + j3) * MID + lx, mask=(b3 < N2) & (j3 < N0) & (lx < MID), other=0.0)
+        yv = tl.load(y_ptr + (b3 * MID + ly) * N1 + k3, mask=(b3 < N2) & (ly < MID) & (k3 < N1), other=0.0)
+        acc = tl.dot(xv, yv, acc=acc)
+    tl.store(z_ptr + (b3 * N0 + j3) * N1 + k3, acc, mask=(b3 < N2) & (j3 < N0) & (k3 < N1))
+
+
+# b13 (example e1_v2): BiT's row stride taken as M instead of K.
+@jit
+def interleaved_wrong_row_stride(a_ptr, bit_ptr, d_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                                 BK: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    bi_rows = tl.program_id(1) * (2 * BN) + tl.arange(0, 2 * BN)
+    row_ok = rows < M
+    bi_ok = bi_rows < 2 * N
+    acc = tl.zeros((BM, 2 * BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        ks = k + tl.arange(0, BK)
+        k_ok = ks < K
+        a = tl.load(a_ptr + rows[:, None] * K + ks[None, :], mask=row_ok[:, None] & k_ok[None, :], other=0.0)
+        b = tl.load(bit_ptr + bi_rows[None, :] * M + ks[:, None], mask=k_ok[:, None] & bi_ok[None, :], other=0.0)  # BUG: BiT's row stride is K, not M
+        acc = tl.dot(a, b, acc=acc)
+    pairs = tl.reshape(acc, (BM, BN, 2))
+    parity = tl.arange(0, 2)
+    left = tl.sum(tl.where(parity == 0, pairs, 0.0), axis=2)
+    right = tl.sum(tl.where(parity == 1, pairs, 0.0), axis=2)
+    tl.store(d_ptr + rows[:, None] * N + cols[None, :], tl.sigmoid(left) * tl.tanh(right), mask=row_ok[:, None] & (cols < N)[None, :])
+
+
+TWINS = {k.__name__: k for k in [
+    missing_load_mask, load_mask_not_store, off_by_one_mask, wrong_row_stride, wrong_program_id_axis,
+    max_padded_lanes_win, two_programs_same_rows, read_output_before_write, signed_shift_no_mask,
+    loop_bound_one_block_short, arange_not_power_of_two, dot_shape_mismatch, interleaved_wrong_row_stride]}
