@@ -16,9 +16,9 @@ def _dtype_name(d):
 
 def _shape(args):
     # broadcast_to(x, (2, 3)) and broadcast_to(x, 2, 3) are both Triton's.
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return list(args[0])
-    return list(args)
+    if len(args) == 1 and isinstance(_core.unwrap(args[0]), (tuple, list)):
+        args = _core.unwrap(args[0])
+    return [_core.unwrap(a) for a in args]
 
 
 def _int_const(x, what):

@@ -60,6 +60,13 @@ def builtin_name(obj):
     name = getattr(obj, "_ts_builtin", None)
     if name:
         return name
+    # Triton writes some of its builtins (tl.sum, tl.max, tl.cdiv, tl.sigmoid,
+    # ...) as @jit functions in triton/language/standard.py: they are its
+    # builtins all the same, resolved by name, never inlined.
+    inner = getattr(obj, "fn", None)
+    if type(obj).__name__ == "JITFunction" and callable(inner) and \
+            (getattr(inner, "__module__", "") or "").startswith("triton.language"):
+        return inner.__name__
     module = getattr(obj, "__module__", None) or ""
     if module.startswith("triton.language") or module in ("triton", "triton.runtime", "triton.runtime.jit"):
         fname = getattr(obj, "__name__", None)

@@ -2,8 +2,9 @@
 
 Each twin is the C++ kernel of puzzles/broken/bNN_<name>.cpp written as a
 @triton.jit kernel would be, statement for statement and in the same order
-(one statement a line, so a finding at the C++ BUG line + k is at the twin's
-BUG line + k), with the same deliberate mistake on the line marked `# BUG`.
+(one statement a line, so a finding k statements below the C++ BUG line is k
+statements below the twin's; only C++'s lone `}` lines have no twin), with
+the same deliberate mistake on the line marked `# BUG`.
 C++ spellings map onto Triton's: x.col() is x[:, None], x.row() is
 x[None, :], integer `/` is `//`, tl::f32 is tl.float32, tl::load(p, mask,
 other) is tl.load(p, mask=mask, other=other), and tl::dot(a, b, acc) is
@@ -15,14 +16,18 @@ TWINS maps each C++ broken kernel's name to its twin.
 import tilescope.language as tl
 from tilescope import jit
 
+# Module constants as Triton accepts globals in a kernel: annotated tl.constexpr.
+# (Written `X = tl.constexpr(8)` instead, a constant inside a shape tuple is
+# refused by the front end; frontend_bugs.py records that.)
+
 # b06: log2(e), as puzzle 8's solution has it.
-LOG2E = tl.constexpr(1.44269504)
+LOG2E: tl.constexpr = 1.44269504
 
 # b09: puzzle 12's packing constants.
-BITS = tl.constexpr(4)
-FPINT = tl.constexpr(32 // 4)
-GROUP = tl.constexpr(8)
-NIBBLE_MASK = tl.constexpr((1 << 4) - 1)
+BITS: tl.constexpr = 4
+FPINT: tl.constexpr = 32 // BITS
+GROUP: tl.constexpr = 8
+NIBBLE_MASK: tl.constexpr = (1 << BITS) - 1
 
 
 # b01 (add_block): the store is masked, the load is not.
