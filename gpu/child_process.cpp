@@ -1,12 +1,14 @@
 #include "child_process.h"
 
 #include <sys/wait.h>
+#include <execinfo.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
@@ -49,6 +51,18 @@ void decode_frames(const std::string& raw, ChildOutcome& out) {
   }
 }
 
+// TILESCOPE_CHILD_BACKTRACE=1: a child that crashes writes its stack to
+// stderr first, for machines without a debugger (the GPU hosts).
+void write_backtrace_and_die(int sig) {
+  void* frames[64];
+  const int n = ::backtrace(frames, 64);
+  const char head[] = "tilescope GPU child: fatal signal, stack:\n";
+  (void)!::write(2, head, sizeof head - 1);
+  ::backtrace_symbols_fd(frames, n, 2);
+  std::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
 }  // namespace
 
 ChildOutcome run_in_child_streaming(const std::function<void(const std::function<void(const std::string&)>&)>& work) {
@@ -72,7 +86,9 @@ ChildOutcome run_in_child_streaming(const std::function<void(const std::function
     ::close(fds[0]);
     // A crash ends the child plainly (the parent reports the signal), not
     // in a handler the parent installed, such as a test framework's.
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, SIG_DFL);
+    const bool backtrace_on_crash = std::getenv("TILESCOPE_CHILD_BACKTRACE") != nullptr;
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+      std::signal(sig, backtrace_on_crash ? write_backtrace_and_die : SIG_DFL);
     int status = 0;
     try {
       work([&](const std::string& piece) { send_frame(fds[1], kData, piece); });

@@ -64,7 +64,7 @@ def builtin_name(obj):
     # ...) as @jit functions in triton/language/standard.py: they are its
     # builtins all the same, resolved by name, never inlined.
     inner = getattr(obj, "fn", None)
-    if type(obj).__name__ == "JITFunction" and callable(inner) and \
+    if callable(inner) and not isinstance(obj, type) and \
             (getattr(inner, "__module__", "") or "").startswith("triton.language"):
         return inner.__name__
     module = getattr(obj, "__module__", None) or ""
