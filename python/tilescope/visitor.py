@@ -68,6 +68,8 @@ def builtin_name(obj):
             (getattr(inner, "__module__", "") or "").startswith("triton.language"):
         return inner.__name__
     module = getattr(obj, "__module__", None) or ""
+    if isinstance(obj, type) and module.startswith("triton.language") and obj.__name__ in ("range", "static_range"):
+        return obj.__name__  # classes in Triton: the loop iterables
     if module.startswith("triton.language") or module in ("triton", "triton.runtime", "triton.runtime.jit"):
         fname = getattr(obj, "__name__", None)
         if fname == "jit":
