@@ -16,6 +16,9 @@
 #include "tilescope/tilescope.h"
 #include "trace.h"
 #include "broken/registry.h"
+#ifdef TILESCOPE_HAVE_GPU
+#include "codegen.h"
+#endif
 
 namespace tilescope_py {
 
@@ -156,6 +159,19 @@ void bind_launch(py::module_& m) {
         s.constants = consts;
         py::gil_scoped_release release;
         return tl::ir::print(*k.specialize(s), locations);
+      })
+      // The CUDA C++ the GPU backend makes of it ("" without the backend).
+      .def("cuda", [](const tl::KernelDef& k, const std::vector<std::string>& dtypes, const std::vector<int64_t>& consts) {
+        tl::Specialization s;
+        for (const std::string& d : dtypes) s.dtypes.push_back(to_dtype(py::str(d)));
+        s.constants = consts;
+        py::gil_scoped_release release;
+#ifdef TILESCOPE_HAVE_GPU
+        return tl::gpu::lower_to_cuda(*k.specialize(s));
+#else
+        (void)k.specialize(s);
+        return std::string();
+#endif
       });
 
   py::class_<tl::Buffer>(m, "Buffer")
