@@ -28,6 +28,10 @@ struct RawFinding {
 inline constexpr uint8_t kTaintUndefined = 1;  // a masked load lane without `other`
 inline constexpr uint8_t kTaintPoison = 2;     // an out-of-bounds load lane
 
+// A while loop stops (and is reported) after this many iterations in one
+// program: a condition that never turns false would otherwise hang the run.
+inline constexpr int64_t kMaxWhileIterations = int64_t{1} << 30;
+
 // Thrown inside a program in strict mode at its first finding.
 struct StopAtFinding {};
 

@@ -12,6 +12,7 @@
 //   tl.static_assert ↔ tl::static_assert_   tl.device_print ↔ tl::print
 //   for i in range(a, b, s) ↔ for (auto i : tl::range(a, b, s))
 //   if on a runtime scalar ↔ tl::if_(cond, [&] { ... }, [&] { ... })
+//   while cond: ... ↔ tl::while_([&] { return cond; }, [&] { ... })
 //
 // Every function takes a defaulted std::source_location as its last
 // argument, so errors and traces name the kernel's own line.
@@ -242,6 +243,14 @@ Range range(const Operand& lo, const Operand& hi, const Operand& step, TL_HERE);
 void if_(const Tensor& cond, const std::function<void()>& then_body, TL_HERE);
 void if_(const Tensor& cond, const std::function<void()>& then_body,
          const std::function<void()>& else_body, TL_HERE);
+
+// while cond(): body() — one IR loop. `cond` is built once into a block that
+// runs before every iteration and must return a 0-d i1; tiles declared
+// outside and assigned in either function are loop-carried, as in
+// tl::range. No break/continue. The interpreter stops a loop after 2^30
+// iterations in one program and reports it (most likely it never ends).
+void while_(const std::function<Tensor()>& cond, const std::function<void()>& body,
+            std::source_location loc = std::source_location::current());
 
 // ---- Debugging -------------------------------------------------------------
 void static_assert_(bool cond, const char* message = "static_assert failed", TL_HERE);
