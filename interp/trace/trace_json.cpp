@@ -53,6 +53,7 @@ const char* json_name(FindingKind k) {
     case FindingKind::PoisonStored: return "poison_stored";
     case FindingKind::RuntimeIssue: return "runtime_issue";
     case FindingKind::NeverWritten: return "never_written";
+    case FindingKind::BlockPtrOutOfShape: return "block_ptr_out_of_shape";
   }
   return nullptr;
 }
@@ -112,9 +113,14 @@ Json encode_event(const Event& e) {
 
 Json encode_finding(const Finding& f) {
   Json examples = Json::array();
-  for (const FindingExample& x : f.examples)
-    examples.push_back({{"pid", encode_triple(x.pid)}, {"lane", x.lane}, {"lane_index", x.lane_index},
-                        {"offset", x.offset}, {"other_pid", encode_triple(x.other_pid)}, {"event", x.event}});
+  for (const FindingExample& x : f.examples) {
+    Json e = {{"pid", encode_triple(x.pid)}, {"lane", x.lane}, {"lane_index", x.lane_index},
+              {"offset", x.offset}, {"other_pid", encode_triple(x.other_pid)}, {"event", x.event}};
+    // Block-pointer details only where there are some: older readers and
+    // older traces never see or need them.
+    if (x.dim >= 0) e["block"] = {{"dim", x.dim}, {"index", x.index}, {"extent", x.extent}};
+    examples.push_back(std::move(e));
+  }
   return {{"kind", kind_name_or_unknown(f.kind)}, {"loc", f.loc}, {"buffer", f.buffer}, {"lanes", f.lanes},
           {"programs", f.programs}, {"message", f.message}, {"examples", std::move(examples)}};
 }
@@ -440,6 +446,14 @@ FindingExample read_example(const Json& v, const Path& p, const Trace& header, c
   if (x.event >= 0 && static_cast<size_t>(x.event) >= num_events)
     fail(p.field("event"), "event index " + std::to_string(x.event) + " is out of range (program " +
                                encode_triple(x.pid).dump() + " has " + std::to_string(num_events) + " traced events)");
+  // Optional (block-pointer findings only; absent in traces from before them).
+  if (v.contains("block")) {
+    const Json& b = require_object(v["block"], p.field("block"));
+    const Path bp = p.field("block");
+    x.dim = static_cast<int>(read_int(member(b, bp, "dim"), bp.field("dim"), 0, 63));
+    x.index = read_int(member(b, bp, "index"), bp.field("index"), kInt64Min, kInt64Max);
+    x.extent = read_int(member(b, bp, "extent"), bp.field("extent"), kInt64Min, kInt64Max);
+  }
   return x;
 }
 
