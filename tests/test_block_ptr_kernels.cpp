@@ -14,7 +14,7 @@
 
 #include "block_ptr_kernels.h"
 #include "findings.h"
-#include "gpu_emulated_compare.h"
+#include "gpu_vs_interp.h"
 #include "interpreter.h"
 #include "ir.h"
 
@@ -184,9 +184,17 @@ TEST_CASE("the block-pointer kernels lower to CUDA that NVRTC compiles", "[block
   }
 }
 
-TEST_CASE("emulated: the block-pointer kernels compute what the interpreter computes",
-          "[block_ptr][kernels][gpu][emulated]") {
-  tl::KernelDef pack("pack2", pack2), unpack("unpack2", unpack2), mm("bp_matmul", bp_matmul), copy("tail_copy", tail_copy);
+namespace {
+
+using Compare = void (*)(const tl::KernelDef&, tl::Grid, std::vector<tl::Buffer>, std::vector<tl::Buffer>,
+                         const gpu_check::Bind&, int);
+
+// The three kernels through `compare` (emulated or on a GPU): pack and
+// unpack and the copy at `warps`, the matmul (tensor-core fragments) at 4
+// and 8 warps.
+void compare_kernels(Compare compare, const std::vector<int>& warps_list) {
+  static const tl::KernelDef pack("pack2", pack2), unpack("unpack2", unpack2), mm("bp_matmul", bp_matmul),
+      copy("tail_copy", tail_copy);
   auto pack_bufs = [] {
     return std::vector<tl::Buffer>{filled("codes", DType::i8, {kR, kW * 16}, code),
                                    filled("words", DType::i32, {kR, kW}, minus_one)};
@@ -206,18 +214,27 @@ TEST_CASE("emulated: the block-pointer kernels compute what the interpreter comp
     return std::vector<tl::Buffer>{filled("src", DType::f32, {kRows, kCols}, index_value),
                                    filled("dst", DType::f32, {kRows, kCols}, minus_one)};
   };
-  for (int warps : {1, 4}) {
-    gpu_check::compare_emulated(pack, pack_grid(), pack_bufs(), pack_bufs(),
-                                [](auto& v) { return std::vector<tl::Arg>{v[0], v[1], kR, kW, 8, 4}; }, warps);
-    gpu_check::compare_emulated(unpack, pack_grid(), unpack_bufs(), unpack_bufs(),
-                                [](auto& v) { return std::vector<tl::Arg>{v[0], v[1], kR, kW, 8, 4}; }, warps);
-    gpu_check::compare_emulated(copy, copy_grid(), copy_bufs(), copy_bufs(),
-                                [](auto& v) { return std::vector<tl::Arg>{v[0], v[1], kRows, kCols, kB, kB}; }, warps);
+  for (int warps : warps_list) {
+    compare(pack, pack_grid(), pack_bufs(), pack_bufs(),
+            [](auto& v) { return std::vector<tl::Arg>{v[0], v[1], kR, kW, 8, 4}; }, warps);
+    compare(unpack, pack_grid(), unpack_bufs(), unpack_bufs(),
+            [](auto& v) { return std::vector<tl::Arg>{v[0], v[1], kR, kW, 8, 4}; }, warps);
+    compare(copy, copy_grid(), copy_bufs(), copy_bufs(),
+            [](auto& v) { return std::vector<tl::Arg>{v[0], v[1], kRows, kCols, kB, kB}; }, warps);
   }
-  // The matmul at 4 warps (tensor-core fragments) and 8.
   for (int warps : {4, 8})
-    gpu_check::compare_emulated(mm, {tl::cdiv(kM, 32), tl::cdiv(kN, 32)}, mm_bufs(), mm_bufs(),
-                                [](auto& v) { return std::vector<tl::Arg>{v[0], v[1], v[2], kM, kN, kK, 32, 32, 16}; },
-                                warps);
+    compare(mm, {tl::cdiv(kM, 32), tl::cdiv(kN, 32)}, mm_bufs(), mm_bufs(),
+            [](auto& v) { return std::vector<tl::Arg>{v[0], v[1], v[2], kM, kN, kK, 32, 32, 16}; }, warps);
+}
+
+}  // namespace
+
+TEST_CASE("emulated: the block-pointer kernels compute what the interpreter computes",
+          "[block_ptr][kernels][gpu][emulated]") {
+  compare_kernels(gpu_check::compare_emulated, {1, 4});
+}
+
+TEST_CASE("GPU: the block-pointer kernels compute what the interpreter computes", "[block_ptr][kernels][gpu][run]") {
+  compare_kernels(gpu_check::compare_on_device, {1, 4, 8});
 }
 #endif  // TILESCOPE_HAVE_GPU

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "error.h"
-#include "gpu_emulated_compare.h"
+#include "gpu_vs_interp.h"
 #include "interpreter.h"
 #include "ir.h"
 #include "tl.h"
@@ -286,18 +286,36 @@ TEST_CASE("while loops lower to CUDA that NVRTC compiles: while (true) { cond; i
   CHECK(gpu_check::nvrtc_error(k5, {out, 5}, 4) == "");
 }
 
-TEST_CASE("emulated: while loops compute what the interpreter computes", "[while][gpu][emulated]") {
-  tl::KernelDef k1("collatz", collatz), k2("sum_until", sum_until), k3("count_in_cond", count_in_cond),
+namespace {
+
+// The kernels and launches both GPU checks below run.
+void for_each_while_launch(
+    const std::function<void(const tl::KernelDef&, tl::Grid, std::function<std::vector<tl::Buffer>()>, gpu_check::Bind)>& fn) {
+  static const tl::KernelDef k1("collatz", collatz), k2("sum_until", sum_until), k3("count_in_cond", count_in_cond),
       k4("nested", nested), k5("zero_trip", zero_trip);
   auto x_out = [] { return std::vector<tl::Buffer>{iota_i32("x", 64, 1), tl::Buffer("out", DType::i32, {64})}; };
   auto out_only = [] { return std::vector<tl::Buffer>{tl::Buffer("out", DType::i32, {64})}; };
-  for (int warps : {1, 4}) {
-    gpu_check::compare_emulated(k1, {4}, x_out(), x_out(), [](auto& b) { return std::vector<tl::Arg>{b[0], b[1], 16}; }, warps);
-    gpu_check::compare_emulated(k1, {1}, x_out(), x_out(), [](auto& b) { return std::vector<tl::Arg>{b[0], b[1], 64}; }, warps);
-    gpu_check::compare_emulated(k2, {}, x_out(), x_out(), [](auto& b) { return std::vector<tl::Arg>{b[0], b[1], 64, 300}; }, warps);
-    gpu_check::compare_emulated(k3, {3}, out_only(), out_only(), [](auto& b) { return std::vector<tl::Arg>{b[0], 7}; }, warps);
-    gpu_check::compare_emulated(k4, {2}, out_only(), out_only(), [](auto& b) { return std::vector<tl::Arg>{b[0], 6}; }, warps);
-    gpu_check::compare_emulated(k5, {}, out_only(), out_only(), [](auto& b) { return std::vector<tl::Arg>{b[0], 1}; }, warps);
-  }
+  fn(k1, {4}, x_out, [](auto& b) { return std::vector<tl::Arg>{b[0], b[1], 16}; });
+  fn(k1, {1}, x_out, [](auto& b) { return std::vector<tl::Arg>{b[0], b[1], 64}; });
+  fn(k2, {}, x_out, [](auto& b) { return std::vector<tl::Arg>{b[0], b[1], 64, 300}; });
+  fn(k3, {3}, out_only, [](auto& b) { return std::vector<tl::Arg>{b[0], 7}; });
+  fn(k4, {2}, out_only, [](auto& b) { return std::vector<tl::Arg>{b[0], 6}; });
+  fn(k5, {}, out_only, [](auto& b) { return std::vector<tl::Arg>{b[0], 1}; });
+}
+
+}  // namespace
+
+TEST_CASE("GPU: while loops compute what the interpreter computes", "[while][gpu][run]") {
+  for (int warps : {1, 4, 8})
+    for_each_while_launch([&](const tl::KernelDef& k, tl::Grid g, auto bufs, gpu_check::Bind bind) {
+      gpu_check::compare_on_device(k, g, bufs(), bufs(), bind, warps);
+    });
+}
+
+TEST_CASE("emulated: while loops compute what the interpreter computes", "[while][gpu][emulated]") {
+  for (int warps : {1, 4})
+    for_each_while_launch([&](const tl::KernelDef& k, tl::Grid g, auto bufs, gpu_check::Bind bind) {
+      gpu_check::compare_emulated(k, g, bufs(), bufs(), bind, warps);
+    });
 }
 #endif  // TILESCOPE_HAVE_GPU
