@@ -101,6 +101,33 @@ void nested(tl::Ptr out, tl::Int n) {
   tl::store(out + tl::program_id(0), total);
 }
 
+// A K loop written as a while: the CUDA back end must not software-
+// pipeline it (only For loops have a next loop variable to load ahead
+// with); the same loop as a tl::range is pipelined.
+void while_matmul(tl::Ptr a, tl::Ptr b, tl::Ptr c, tl::Int K) {
+  auto r = tl::arange(0, 32), kk = tl::arange(0, 16);
+  auto acc = tl::zeros({32, 32}, tl::f32);
+  auto k = tl::scalar(0);
+  tl::while_([&] { return k < K; },
+             [&] {
+               auto av = tl::load(a + r.col() * K + (k + kk).row(), (k + kk).row() < K, 0.0f);
+               auto bv = tl::load(b + (k + kk).col() * 32 + r.row(), (k + kk).col() < K, 0.0f);
+               acc = tl::dot(av, bv, acc);
+               k += 16;
+             });
+  tl::store(c + r.col() * 32 + r.row(), acc);
+}
+void for_matmul(tl::Ptr a, tl::Ptr b, tl::Ptr c, tl::Int K) {
+  auto r = tl::arange(0, 32), kk = tl::arange(0, 16);
+  auto acc = tl::zeros({32, 32}, tl::f32);
+  for (auto k : tl::range(0, K, 16)) {
+    auto av = tl::load(a + r.col() * K + (k + kk).row(), (k + kk).row() < K, 0.0f);
+    auto bv = tl::load(b + (k + kk).col() * 32 + r.row(), (k + kk).col() < K, 0.0f);
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + r.col() * 32 + r.row(), acc);
+}
+
 int collatz_steps(int64_t n) {
   int s = 0;
   for (; n > 1; ++s) n = n % 2 == 0 ? n / 2 : 3 * n + 1;
@@ -301,6 +328,17 @@ void for_each_while_launch(
   fn(k3, {3}, out_only, [](auto& b) { return std::vector<tl::Arg>{b[0], 7}; });
   fn(k4, {2}, out_only, [](auto& b) { return std::vector<tl::Arg>{b[0], 6}; });
   fn(k5, {}, out_only, [](auto& b) { return std::vector<tl::Arg>{b[0], 1}; });
+  static const tl::KernelDef k6("while_matmul", while_matmul);
+  auto abc = [] {
+    std::vector<tl::Buffer> v{tl::Buffer("a", DType::f32, {32 * 40}), tl::Buffer("b", DType::f32, {40 * 32}),
+                              tl::Buffer("c", DType::f32, {32 * 32})};
+    for (int64_t i = 0; i < 32 * 40; ++i) {
+      v[0].set(i, static_cast<double>(i % 7) * 0.25 - 0.5);
+      v[1].set(i, static_cast<double>(i % 5) * 0.125);
+    }
+    return v;
+  };
+  fn(k6, {}, abc, [](auto& b) { return std::vector<tl::Arg>{b[0], b[1], b[2], 40}; });
 }
 
 }  // namespace
@@ -310,6 +348,18 @@ TEST_CASE("GPU: while loops compute what the interpreter computes", "[while][gpu
     for_each_while_launch([&](const tl::KernelDef& k, tl::Grid g, auto bufs, gpu_check::Bind bind) {
       gpu_check::compare_on_device(k, g, bufs(), bufs(), bind, warps);
     });
+}
+
+TEST_CASE("a K loop written as a while is not software-pipelined; as a range it is", "[while][gpu][nvrtc]") {
+  tl::KernelDef w("while_matmul", while_matmul), f("for_matmul", for_matmul);
+  tl::Buffer a("a", DType::f32, {32 * 40}), b("b", DType::f32, {40 * 32}), c("c", DType::f32, {32 * 32});
+  std::string ws, fs;
+  CHECK(gpu_check::nvrtc_error(w, {a, b, c, 40}, 4, &ws) == "");
+  CHECK(gpu_check::nvrtc_error(f, {a, b, c, 40}, 4, &fs) == "");
+  auto body = [](const std::string& src) { return src.substr(src.find("__global__")); };
+  CHECK(body(ws).find("ts_cp_async_commit();") == std::string::npos);
+  CHECK(body(fs).find("ts_cp_async_commit();") != std::string::npos);
+  CHECK(body(ws).find("mma") != std::string::npos);  // still tensor cores, in the MMA layout
 }
 
 TEST_CASE("emulated: while loops compute what the interpreter computes", "[while][gpu][emulated]") {
