@@ -351,6 +351,7 @@ void Emitter::instr(const ir::Instr& in) {
   switch (in.op) {
     case Op::For: for_loop(in); return;
     case Op::If: if_block(in); return;
+    case Op::While: while_loop(in); return;
     default: break;
   }
   comment(in);
@@ -441,6 +442,23 @@ void Emitter::if_block(const ir::Instr& in) {
     ++indent_;
     block(*in.else_body);
   }
+  close();
+}
+
+void Emitter::while_loop(const ir::Instr& in) {
+  if (opt_.comments) line(std::string("// while") + (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
+  // The condition block, then the test, then the body, all inside one C++
+  // loop: registers the condition block defines are declared fresh each
+  // time round. The condition is 0-d, equal in every thread, so all leave
+  // together and barriers inside stay uniform. Never pipelined: only For
+  // loops have a next iteration's loop variable to load ahead with.
+  open("while (true)");
+  Pipeline* outer = active_;
+  active_ = nullptr;  // nothing here is directly in an enclosing pipelined body
+  block(*in.cond_body);
+  line("if (!" + name(in.cond_reg) + ") break;");
+  block(*in.body);
+  active_ = outer;
   close();
 }
 

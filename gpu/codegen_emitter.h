@@ -60,6 +60,7 @@ class Emitter {
   void instr(const ir::Instr& in);
   void for_loop(const ir::Instr& in);
   void if_block(const ir::Instr& in);
+  void while_loop(const ir::Instr& in);
   void comment(const ir::Instr& in);
 
   // Output helpers.

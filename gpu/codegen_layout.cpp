@@ -121,7 +121,11 @@ void Emitter::convert_operands(const ir::Instr& in) {
       for (size_t ax = 0; ax < shape.size(); ++ax) c[ax] = coordinate(e, shape, ax);
       return c;
     };
-    if (remat(a, coords_at("e"), 0)) {
+    // Probed at the element expression the slots will really use (for_slots
+    // names the slot "s", or "0" for one): remat gives up past a length
+    // limit, and the MMA layout's element formula is long, so a probe with
+    // a short name could pass where the real expansion fails.
+    if (remat(a, coords_at(element(work, work.slots == 1 ? "0" : "s")), 0)) {
       // Index arithmetic: recomputed where each slot is used, with no array
       // (a store's 64-bit pointers would otherwise all be live at once).
       converted_[a] = {"", work};

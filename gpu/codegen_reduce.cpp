@@ -66,8 +66,12 @@ void Emitter::reduce_tree(const ir::Instr& in) {
   auto shuffle_and_write = [&](const std::string& value, const std::string& out_index, const std::string& part_index,
                                const std::string& guard) {
     line(c + " v = " + value + ";");
+    // The shuffle into a variable of its own: an integer max/min combine
+    // names its second operand twice under a ?:, and a shuffle there would
+    // run only in the threads that take that branch (a divergent
+    // __shfl_xor_sync: undefined on a GPU, a deadlock in the host emulation).
     for (int64_t off = group / 2; off >= 1; off /= 2)
-      line("v = " + comb("v", "ts_shfl_xor(v, " + std::to_string(off) + ")") + ";");
+      line("{ const " + c + " ts_o = ts_shfl_xor(v, " + std::to_string(off) + "); v = " + comb("v", "ts_o") + "; }");
     std::string cond = "(tid & " + std::to_string(group - 1) + ") == 0";
     if (!guard.empty()) cond += " && " + guard;
     line("if (" + cond + ") sm[(" + out_index + ") * " + std::to_string(parts) + " + " + part_index + "] = v;");

@@ -25,7 +25,9 @@ void scan(const ir::Kernel& k, const ir::Block& b, bool in_loop, Features& f) {
     }
     if (in.op == ir::Op::Reduce && is_float(k.type(in.args[0]).dtype)) f.float_reduce = true;
     if (in_loop && in.op == ir::Op::Copy && is_float(k.type(in.dst).dtype)) f.float_loop = true;
-    if (in.body) scan(k, *in.body, in_loop || in.op == ir::Op::For, f);
+    const bool loop = in_loop || in.op == ir::Op::For || in.op == ir::Op::While;
+    if (in.cond_body) scan(k, *in.cond_body, loop, f);
+    if (in.body) scan(k, *in.body, loop, f);
     if (in.else_body) scan(k, *in.else_body, in_loop, f);
   }
 }

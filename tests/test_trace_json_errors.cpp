@@ -174,7 +174,16 @@ TEST_CASE("malformed trace JSON: programs and findings", "[trace]") {
     j["findings"][0]["kind"] = "race";
     CHECK(error_of(j) == "trace JSON: findings[0].kind: unknown finding kind \"race\" (expected one of: "
                          "out_of_bounds_load, out_of_bounds_store, write_conflict, read_write_race, "
-                         "uninitialized_read, undefined_value_used, poison_stored, runtime_issue, never_written)");
+                         "uninitialized_read, undefined_value_used, poison_stored, runtime_issue, never_written, "
+                         "block_ptr_out_of_shape)");
+  }
+  SECTION("an example's optional block-pointer detail, when present, is complete") {
+    j["findings"][0]["examples"][0]["block"] = json{{"dim", 1}, {"index", 130}, {"extent", 128}};
+    CHECK(error_of(j) == "");
+    j["findings"][0]["examples"][0]["block"].erase("extent");
+    CHECK(error_of(j) == "trace JSON: findings[0].examples[0].block: missing required field \"extent\"");
+    j["findings"][0]["examples"][0]["block"] = json{{"dim", -1}, {"index", 0}, {"extent", 0}};
+    CHECK(error_of(j) == "trace JSON: findings[0].examples[0].block.dim: value -1 is out of range [0, 63]");
   }
   SECTION("a finding may have no location or buffer, but not a bad one") {
     j["findings"][0]["loc"] = -1;

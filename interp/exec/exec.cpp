@@ -39,6 +39,7 @@ bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint6
       case ir::Op::Load: read |= from[in.args[0]]; break;
       default: break;
     }
+    if (in.cond_body) changed |= propagate_provenance(*in.cond_body, from, written, read);
     if (in.body) changed |= propagate_provenance(*in.body, from, written, read);
     if (in.else_body) changed |= propagate_provenance(*in.else_body, from, written, read);
   }
@@ -322,6 +323,22 @@ void Exec::run(int begin, int end) {
           eval::constant(s.out_dtype, v, 0, reg(s.dst));
           run(i + 1, s.end);
         }
+      }
+      i = s.else_end;
+    } else if (s.op == ir::Op::While) {
+      // The condition block runs before every iteration, the body while it
+      // leaves true. A loop that never ends would hang the run: past
+      // kMaxWhileIterations it is stopped and reported.
+      int64_t iterations = 0;
+      for (;;) {
+        run(i + 1, s.end);
+        if (!*as<uint8_t>(s.in->cond_reg)) break;
+        if (++iterations > kMaxWhileIterations) {
+          issue(*s.in, "while loop still running after " + std::to_string(kMaxWhileIterations) +
+                           " iterations; stopped (does its condition ever become false?)");
+          break;
+        }
+        run(s.end, s.else_end);
       }
       i = s.else_end;
     } else if (s.op == ir::Op::If) {

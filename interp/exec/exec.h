@@ -28,6 +28,10 @@ struct RawFinding {
 inline constexpr uint8_t kTaintUndefined = 1;  // a masked load lane without `other`
 inline constexpr uint8_t kTaintPoison = 2;     // an out-of-bounds load lane
 
+// A while loop stops (and is reported) after this many iterations in one
+// program: a condition that never turns false would otherwise hang the run.
+inline constexpr int64_t kMaxWhileIterations = int64_t{1} << 30;
+
 // Thrown inside a program in strict mode at its first finding.
 struct StopAtFinding {};
 
@@ -111,6 +115,13 @@ struct LaunchState {
   int buffer_index(int param) const;
 };
 
+// A block-pointer finding's lane: the dim it is outside of, its index
+// there, the shape there (dim -1: not a block-pointer finding).
+struct BlockDetail {
+  int dim = -1;
+  int64_t index = 0, extent = 0;
+};
+
 class Exec {
  public:
   Exec(LaunchState& L, int worker);
@@ -140,8 +151,12 @@ class Exec {
   void issue(const ir::Instr& in, const std::string& message);
   void trace_event(Event e);
   // Records one lane of a finding at step `s` (strict mode stops here).
+  // `block`: a block-pointer finding's dim, index and extent.
   void note(FindingKind kind, const Step& s, int param, int64_t lane, const ir::Shape& tile, int64_t offset,
-            int64_t other_linear = -1);
+            int64_t other_linear = -1, const BlockDetail& block = BlockDetail{});
+  // A block-pointer access: active lanes outside the pointer's shape on a
+  // dim that is not boundary-checked.
+  void check_block_shape(const Step& s, const eval::PtrVal* p, const uint8_t* mask);
   // Taint: per register, per lane; absent while a register is clean.
   uint8_t* taint(int r);
   bool tainted(int r) const { return tainted_[r] != 0; }

@@ -93,14 +93,22 @@ void Exec::out_of_bounds(const Step& s, int64_t lane, const eval::PtrVal& pv, bo
 }
 
 void Exec::note(FindingKind kind, const Step& s, int param, int64_t lane, const ir::Shape& tile, int64_t offset,
-                int64_t other_linear) {
+                int64_t other_linear, const BlockDetail& block) {
   ProgramLog& lg = log();
   int idx = step_index(s);
+  // Block-pointer findings are kept apart per dim: each asks for its own
+  // boundary_check entry, which the message names (the viewer shows it).
+  std::string message;
+  if (block.dim >= 0) {
+    const std::string d = std::to_string(block.dim);
+    message = std::string(s.op == ir::Op::Load ? "load" : "store") + " through a block pointer outside its shape on dim " +
+              d + ", which is not boundary-checked; add boundary_check=(" + d + ",) to mask those lanes";
+  }
   RawFinding* f = nullptr;
   for (RawFinding& r : lg.findings)
-    if (r.kind == kind && r.step == idx && r.param == param) f = &r;
+    if (r.kind == kind && r.step == idx && r.param == param && r.message == message) f = &r;
   if (!f) {
-    lg.findings.push_back(RawFinding{kind, idx, param, 0, {}, "", s.in->loc});
+    lg.findings.push_back(RawFinding{kind, idx, param, 0, {}, message, s.in->loc});
     f = &lg.findings.back();
   }
   ++f->lanes;
@@ -111,10 +119,41 @@ void Exec::note(FindingKind kind, const Step& s, int param, int64_t lane, const 
     if (lane >= 0) e.lane_index = lane_coords(tile, lane);
     e.offset = offset;
     if (other_linear >= 0) e.other_pid = L_.pid_of(other_linear);
+    e.dim = block.dim;
+    e.index = block.index;
+    e.extent = block.extent;
     e.event = traced_ && !lg.events.empty() ? static_cast<int>(lg.events.size()) - 1 : -1;
     f->examples.push_back(std::move(e));
   }
   if (L_.strict) throw StopAtFinding{};
+}
+
+void Exec::check_block_shape(const Step& s, const eval::PtrVal* p, const uint8_t* mask) {
+  const ir::Instr& in = *s.in;
+  const ir::Shape& tile = type(in.args[0]).shape;
+  const size_t own = ir::operand_count(in);
+  const size_t checks = in.shape_dims.size();
+  int64_t offs[kMaxPlanRank], exts[kMaxPlanRank], strides[kMaxPlanRank];
+  for (size_t k = 0; k < checks && k < static_cast<size_t>(kMaxPlanRank); ++k) {
+    offs[k] = *as<int64_t>(in.args[own + 2 * k]);
+    exts[k] = *as<int64_t>(in.args[own + 2 * k + 1]);
+    // Row-major stride of the checked dim, to read a lane's index on it.
+    const int d = in.shape_dims[k];
+    strides[k] = 1;
+    for (size_t j = static_cast<size_t>(d) + 1; j < tile.size(); ++j) strides[k] *= tile[j];
+  }
+  for (int64_t i = 0; i < s.n; ++i) {
+    if (mask && !mask[i]) continue;  // boundary-checked away: never accessed
+    for (size_t k = 0; k < checks && k < static_cast<size_t>(kMaxPlanRank); ++k) {
+      const int d = in.shape_dims[k];
+      const int64_t index = offs[k] + (i / strides[k]) % tile[d];
+      if (index >= 0 && index < exts[k]) continue;
+      // One report per lane, for its first dim outside.
+      note(FindingKind::BlockPtrOutOfShape, s, static_cast<int>(p[i].buf), i, tile, p[i].off, -1,
+           BlockDetail{d, index, exts[k]});
+      break;
+    }
+  }
 }
 
 template <size_t ES, ir::Op OP>
@@ -136,6 +175,7 @@ void Exec::memory_lanes(const Step& s) {
   }
   std::byte* out = in.dst >= 0 ? reg(in.dst) : nullptr;
   if (traced_) record_memory_event(s, p, mask, value);
+  if (!in.shape_dims.empty()) check_block_shape(s, p, mask);
   if constexpr (OP == Op::Store) ++store_stamp_;
   const ir::Shape& tile = type(in.args[0]).shape;
   // Taint in: the stored values' (stores); out: the loaded lanes' (loads).

@@ -114,6 +114,13 @@ class Flattener {
     }
     size_t at = p_.steps.size();
     p_.steps.push_back(s);
+    if (in.op == ir::Op::While) {
+      // [while][condition block][body]: end marks the body's start.
+      block(*in.cond_body);
+      p_.steps[at].end = static_cast<int>(p_.steps.size());
+      block(*in.body);
+      p_.steps[at].else_end = static_cast<int>(p_.steps.size());
+    }
     if (in.op == ir::Op::For || in.op == ir::Op::If) {
       block(*in.body);
       p_.steps[at].end = static_cast<int>(p_.steps.size());

@@ -23,8 +23,8 @@ struct Step {
   DType out_dtype{};  // dtype of the result
   uint32_t elem = 0;  // bytes per result lane
   int loc = -1;       // index into the launch's location table
-  int end = 0;        // For/If: one past the (then-)body
-  int else_end = 0;   // If: one past the else body
+  int end = 0;        // For/If: one past the (then-)body; While: one past the condition block
+  int else_end = 0;   // If: one past the else body; While: one past the body
   // Broadcast / Permute: the result walked as `rank` dims, with the input
   // stride of each (0 where the input is stretched).
   int rank = 0;

@@ -375,6 +375,31 @@ void if_(const Tensor& cond, const std::function<void()>& then_body, const std::
   build_if(cond, then_body, &else_body, loc);
 }
 
+void while_(const std::function<Tensor()>& cond, const std::function<void()>& body, std::source_location l) {
+  SrcLoc loc = loc_of(l);
+  Builder& b = Builder::current(loc);
+  ir::Instr in{};
+  in.op = ir::Op::While;
+  in.loc = loc;
+  in.cond_body = std::make_unique<ir::Block>();
+  in.body = std::make_unique<ir::Block>();
+  // The blocks live on the heap: emitting into them leaves `placed` valid.
+  ir::Instr& placed = b.emit(std::move(in));
+  // Both functions run one scope deeper than the loop, so a tile declared
+  // outside and assigned in either is loop-carried (Tensor::assign_from).
+  b.push_block(placed.cond_body.get());
+  Tensor c = cond();
+  if (!c.defined()) b.fail(loc, "while condition must be a scalar i1 (a comparison), got an undefined tl::Tensor");
+  const ir::Type t = b.type(c.reg());
+  if (!t.shape.empty() || t.dtype != DType::i1 || t.is_ptr)
+    b.fail(loc, "while condition must be a scalar i1 (a comparison such as `i < n`), got " + t.str());
+  placed.cond_reg = c.reg();
+  b.pop_block();
+  b.push_block(placed.body.get());
+  body();
+  b.pop_block();
+}
+
 void static_assert_(bool cond, const char* message, std::source_location loc) {
   if (!cond) throw BuildError(loc_of(loc), std::string("static_assert failed: ") + message);
 }

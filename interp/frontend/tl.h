@@ -12,6 +12,8 @@
 //   tl.static_assert ↔ tl::static_assert_   tl.device_print ↔ tl::print
 //   for i in range(a, b, s) ↔ for (auto i : tl::range(a, b, s))
 //   if on a runtime scalar ↔ tl::if_(cond, [&] { ... }, [&] { ... })
+//   while cond: ... ↔ tl::while_([&] { return cond; }, [&] { ... })
+//   tl.make_block_ptr / tl.advance ↔ tl::make_block_ptr / tl::advance
 //
 // Every function takes a defaulted std::source_location as its last
 // argument, so errors and traces name the kernel's own line.
@@ -259,6 +261,73 @@ Range range(const Operand& lo, const Operand& hi, const Operand& step, TL_HERE);
 void if_(const Tensor& cond, const std::function<void()>& then_body, TL_HERE);
 void if_(const Tensor& cond, const std::function<void()>& then_body,
          const std::function<void()>& else_body, TL_HERE);
+
+// while cond(): body() — one IR loop. `cond` is built once into a block that
+// runs before every iteration and must return a 0-d i1; tiles declared
+// outside and assigned in either function are loop-carried, as in
+// tl::range. No break/continue. The interpreter stops a loop after 2^30
+// iterations in one program and reports it (most likely it never ends).
+void while_(const std::function<Tensor()>& cond, const std::function<void()>& body,
+            std::source_location loc = std::source_location::current());
+
+// ---- Block pointers (Triton's tl.make_block_ptr) ---------------------------
+// A BlockPtr describes a block_shape tile of an N-d tensor at `base`:
+// element (i0, i1, ...) of the block is at
+//   base + sum_d (offsets[d] + i_d) * strides[d].
+// Rules (as Triton's, where SEMANTICS.md says nothing):
+// - base is a 0-d pointer; shape, strides and offsets are integer scalars
+//   or literals, one per dim. shape and strides are i64; offsets are i32,
+//   or i64 when one of them is i64. Addresses are computed in i64.
+// - block_shape dims are powers of two; `order` must be a permutation of
+//   the dims and does not change addressing.
+// - load/store with boundary_check = dims: lanes with offsets[d] + i_d
+//   outside [0, shape[d]) on a listed dim are masked (a load gives 0 for
+//   Padding::Zero, NaN for Padding::Nan (floats only), and for
+//   Padding::None 0 marked undefined, like a masked load without other).
+// - an active lane outside the shape on a dim NOT listed is a sanitizer
+//   finding (BlockPtrOutOfShape); the access itself is still bounds-checked
+//   against the buffer as every access is.
+// - advance() adds to the offsets, converted to the offsets' dtype.
+// - a stored value has the block's shape or is a scalar (broadcast).
+enum class Padding : uint8_t { None, Zero, Nan };
+
+class BlockPtr {
+ public:
+  BlockPtr() = default;
+  BlockPtr(const BlockPtr& other) = default;
+  // Assigns each component Tensor, so a block pointer declared outside a
+  // loop and reassigned inside it (`a = tl::advance(a, {0, BK})`) is
+  // loop-carried like any tile. Its block shape may not change.
+  BlockPtr& operator=(const BlockPtr& other);
+
+  bool defined() const { return base_.defined(); }
+  const Shape& block_shape() const { return block_shape_; }
+  int rank() const { return static_cast<int>(block_shape_.size()); }
+  DType dtype() const;  // the element dtype
+  const std::vector<int>& order() const { return order_; }
+  const Tensor& base() const { return base_; }
+  const std::vector<Tensor>& shape() const { return shape_; }      // i64 scalars
+  const std::vector<Tensor>& strides() const { return strides_; }  // i64 scalars
+  const std::vector<Tensor>& offsets() const { return offsets_; }  // i32 or i64 scalars
+
+ private:
+  friend BlockPtr make_block_ptr(const Tensor&, std::vector<Operand>, std::vector<Operand>, std::vector<Operand>,
+                                 Shape, std::vector<int>, std::source_location);
+  friend BlockPtr advance(const BlockPtr&, std::vector<Operand>, std::source_location);
+  Tensor base_;
+  std::vector<Tensor> shape_, strides_, offsets_;
+  Shape block_shape_;
+  std::vector<int> order_;
+};
+
+BlockPtr make_block_ptr(const Tensor& base, std::vector<Operand> shape, std::vector<Operand> strides,
+                        std::vector<Operand> offsets, Shape block_shape, std::vector<int> order, TL_HERE);
+BlockPtr advance(const BlockPtr& p, std::vector<Operand> offsets, TL_HERE);
+Tensor load(const BlockPtr& p, std::vector<int> boundary_check = {}, Padding padding = Padding::None, TL_HERE);
+void store(const BlockPtr& p, const Operand& value, std::vector<int> boundary_check = {}, TL_HERE);
+// For bindings that pass Triton's keyword through: any padding but None is
+// a build error (a store has nothing to pad).
+void store(const BlockPtr& p, const Operand& value, std::vector<int> boundary_check, Padding padding, TL_HERE);
 
 // ---- Debugging -------------------------------------------------------------
 void static_assert_(bool cond, const char* message = "static_assert failed", TL_HERE);

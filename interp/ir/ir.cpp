@@ -87,6 +87,7 @@ const char* op_name(Op op) {
     case Op::Assert: return "assert";
     case Op::For: return "for";
     case Op::If: return "if";
+    case Op::While: return "while";
   }
   return "?";
 }
@@ -118,9 +119,14 @@ bool is_compare(Op op) { return op >= Op::Eq && op <= Op::Ge; }
 void for_each_instr(const Block& b, const std::function<void(const Instr&, const Block&)>& fn) {
   for (const Instr& in : b.instrs) {
     fn(in, b);
+    if (in.cond_body) for_each_instr(*in.cond_body, fn);
     if (in.body) for_each_instr(*in.body, fn);
     if (in.else_body) for_each_instr(*in.else_body, fn);
   }
+}
+
+size_t operand_count(const Instr& in) {
+  return in.args.size() - 2 * in.shape_dims.size();
 }
 
 size_t instruction_count(const Block& b) {
@@ -170,6 +176,18 @@ class Printer {
       out_ << std::string(indent * 2, ' ') << "}\n";
       return;
     }
+    if (in.op == Op::While) {
+      // The condition block, then the value it leaves, as scf.while's
+      // scf.condition: read "run the block; stop unless %c; run the body".
+      line << "while {";
+      emit(line.str(), in);
+      if (in.cond_body) block(*in.cond_body, indent + 1);
+      out_ << std::string((indent + 1) * 2, ' ') << "condition " << reg(in.cond_reg) << "\n";
+      out_ << std::string(indent * 2, ' ') << "} do {\n";
+      if (in.body) block(*in.body, indent + 1);
+      out_ << std::string(indent * 2, ' ') << "}\n";
+      return;
+    }
     if (in.op == Op::If) {
       line << "if " << reg(in.args[0]) << " {";
       emit(line.str(), in);
@@ -207,7 +225,8 @@ class Printer {
       case Op::Dot: line << "." << precision_name(in.precision); break;
       default: break;
     }
-    for (size_t i = 0; i < in.args.size(); ++i) {
+    const size_t own = operand_count(in);
+    for (size_t i = 0; i < own; ++i) {
       line << (i ? ", " : " ");
       if (in.op == Op::Load && i == 1 && in.has_mask) line << "mask=";
       if (in.op == Op::Load && i == 2) line << "other=";
@@ -215,6 +234,10 @@ class Printer {
       if (in.op == Op::Dot && i == 2) line << "acc=";
       line << reg(in.args[i]);
     }
+    // A block pointer's shape checks: dim, the block's offset, the extent.
+    for (size_t k = 0; k < in.shape_dims.size(); ++k)
+      line << ", in_shape(dim=" << in.shape_dims[k] << ", " << reg(in.args[own + 2 * k]) << ", "
+           << reg(in.args[own + 2 * k + 1]) << ")";
     if (!in.text.empty()) line << " \"" << in.text << "\"";
     emit(line.str(), in);
   }

@@ -5,7 +5,7 @@
 // may be assigned more than once: a loop body that writes a register defined
 // outside it carries that value into the next iteration, which is how
 // loop-carried tiles are expressed without phi nodes. Control flow is
-// structured (For, If), each with nested blocks.
+// structured (For, If, While), each with nested blocks.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -69,6 +69,10 @@ enum class Op : uint8_t {
   // Control flow.
   For,  // args: lo, hi, step; dst is the induction variable; body
   If,   // args: cond; body, else_body
+  // No args. cond_body is run before every iteration and leaves the 0-d i1
+  // `cond_reg`; while it is true, body runs. Registers the two blocks
+  // write that live outside are loop-carried, as in For.
+  While,
 };
 
 enum class ReduceKind : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
@@ -88,6 +92,7 @@ struct Instr {
   int dst = -1;           // result register, -1 if none
   std::vector<int> args;  // operand registers
   // Attributes; which are meaningful depends on `op`.
+  int cond_reg = -1;  // While: the i1 its cond_body leaves
   int64_t ival = 0, ival2 = 0;
   double fval = 0;
   int axis = 0;
@@ -98,8 +103,14 @@ struct Instr {
   bool has_mask = false, has_other = false, has_acc = false;
   bool propagate_nan = false;  // Reduce max/min, Maximum/Minimum
   std::string text;            // Print prefix, Assert message
+  // Load/Store through a block pointer: the block dims that are not
+  // boundary-checked. For each, two trailing 0-d i64 args (the block's
+  // offset on that dim, the tensor's extent there) let the sanitizer flag
+  // active lanes outside the block pointer's shape; backends ignore them.
+  std::vector<int> shape_dims;
   SrcLoc loc;
   std::unique_ptr<Block> body, else_body;
+  std::unique_ptr<Block> cond_body;  // While: computes cond_reg
 };
 
 struct Block {
@@ -141,7 +152,11 @@ std::vector<std::string> verify(const Kernel& k);
 // Number of instructions, nested blocks included.
 size_t instruction_count(const Block& b);
 // Every instruction of `b` and of the blocks nested in it, in program
-// order (an instruction before its body), each with the block holding it.
+// order (an instruction before its blocks: a While's cond_body before its
+// body), each with the block holding it.
 void for_each_instr(const Block& b, const std::function<void(const Instr&, const Block&)>& fn);
+// The number of leading args that are the op's own operands (a block
+// pointer's trailing shape-check args left out).
+size_t operand_count(const Instr& in);
 
 }  // namespace tl::ir

@@ -23,7 +23,9 @@ class Verifier {
 
   bool valid(int r) const { return r >= 0 && r < static_cast<int>(k_.regs.size()); }
 
-  void block(const Block& b) {
+  // `loop` is the While whose condition block `b` is: its cond_reg is
+  // checked at the end of `b`, while the block's registers are in scope.
+  void block(const Block& b, const Instr* loop = nullptr) {
     std::vector<int> scope;  // registers first defined in this block
     for (const Instr& in : b.instrs) {
       for (int a : in.args) {
@@ -41,10 +43,24 @@ class Verifier {
         if (in.else_body) block(*in.else_body);
         continue;
       }
+      if (in.op == Op::While) {
+        // The body does not see the condition block's registers (Tensor
+        // scoping keeps them apart), only what was defined before the loop.
+        if (in.cond_body) block(*in.cond_body, &in);
+        if (in.body) block(*in.body);
+        continue;
+      }
       if (in.dst >= 0) {
         if (!valid(in.dst)) problem(in, "result register does not exist");
         else define(in.dst, scope);
       }
+    }
+    if (loop) {
+      const int c = loop->cond_reg;
+      if (!valid(c)) problem(*loop, "condition register %" + std::to_string(c) + " does not exist");
+      else if (!defined_[c]) problem(*loop, "condition %" + std::to_string(c) + " is not defined by the condition block");
+      else if (!(t(c).shape.empty() && t(c).dtype == DType::i1 && !t(c).is_ptr))
+        problem(*loop, "condition must be a 0-d i1, got " + t(c).str());
     }
     for (int r : scope) defined_[r] = false;
   }
@@ -110,20 +126,38 @@ class Verifier {
         if (!nargs(1, 1)) return;
         if (t(in.args[0]).shape.size() > t(in.dst).shape.size()) problem(in, "broadcast lowers the rank");
         break;
-      case Op::Load:
-        if (!nargs(1, 3)) return;
+      case Op::Load: {
+        if (!shape_checks(in)) return;
+        const size_t own = operand_count(in);
+        if (own < 1 || own > 3) {
+          problem(in, "takes 1-3 operands, has " + std::to_string(own));
+          return;
+        }
         if (!t(in.args[0]).is_ptr) problem(in, "first operand must be a pointer tile");
-        for (int a : in.args) same_shape(a);
+        for (size_t i = 0; i < own; ++i) same_shape(in.args[i]);
         if (in.has_mask && t(in.args[1]).dtype != DType::i1) problem(in, "mask must be i1");
-        if (in.args.size() != 1u + in.has_mask + in.has_other) problem(in, "operand count disagrees with flags");
+        if (own != 1u + in.has_mask + in.has_other) problem(in, "operand count disagrees with flags");
         break;
+      }
       case Op::Store:
-      case Op::AtomicAdd:
-        if (!nargs(2, 3)) return;
+      case Op::AtomicAdd: {
+        if (in.op == Op::AtomicAdd && !in.shape_dims.empty()) problem(in, "atomics take no shape checks");
+        if (!shape_checks(in)) return;
+        const size_t own = operand_count(in);
+        if (own < 2 || own > 3) {
+          problem(in, "takes 2-3 operands, has " + std::to_string(own));
+          return;
+        }
         if (!t(in.args[0]).is_ptr) problem(in, "first operand must be a pointer tile");
-        for (int a : in.args)
-          if (t(a).shape != t(in.args[0]).shape) problem(in, "operand shapes differ from the pointer tile");
+        for (size_t i = 0; i < own; ++i)
+          if (t(in.args[i]).shape != t(in.args[0]).shape) problem(in, "operand shapes differ from the pointer tile");
         if (t(in.args[1]).dtype != t(in.args[0]).dtype) problem(in, "value dtype differs from the element type");
+        break;
+      }
+      case Op::While:
+        if (!nargs(0, 0)) return;
+        if (!in.cond_body) problem(in, "while without a condition block");
+        if (!in.body) problem(in, "while without a body");
         break;
       case Op::For:
         if (!nargs(3, 3)) return;
@@ -148,6 +182,25 @@ class Verifier {
       }
       default: break;
     }
+  }
+
+  // A block pointer's trailing shape-check args: two 0-d i64 per checked
+  // dim, each dim inside the pointer tile's rank.
+  bool shape_checks(const Instr& in) {
+    if (in.args.size() < 2 * in.shape_dims.size() + 1) {
+      problem(in, "too few operands for its shape checks");
+      return false;
+    }
+    const size_t own = operand_count(in);
+    const size_t rank = t(in.args[0]).shape.size();
+    for (size_t k = 0; k < in.shape_dims.size(); ++k) {
+      if (in.shape_dims[k] < 0 || static_cast<size_t>(in.shape_dims[k]) >= rank)
+        problem(in, "shape check on dim " + std::to_string(in.shape_dims[k]) + " of a rank-" + std::to_string(rank) + " tile");
+      for (int a : {in.args[own + 2 * k], in.args[own + 2 * k + 1]})
+        if (!t(a).shape.empty() || t(a).dtype != DType::i64 || t(a).is_ptr)
+          problem(in, "shape-check operands must be 0-d i64, got " + t(a).str());
+    }
+    return true;
   }
 
   const Kernel& k_;

@@ -68,6 +68,15 @@ std::string headline(const Finding& f, const TraceBuffer* b, const FindingContex
       return "poison stored to " + bn + at + lane + ": the value comes from an out-of-bounds load";
     case FindingKind::RuntimeIssue:
       return f.message + at;
+    case FindingKind::BlockPtrOutOfShape: {
+      // "load through block pointer outside its shape on dim 1 (offset 130
+      // of shape 128) in program (1, 0, 0), lane [3, 2]; add boundary_check=(1,)"
+      const bool load = f.message.rfind("load", 0) == 0;
+      const std::string d = e ? std::to_string(e->dim) : "?";
+      return std::string(load ? "load from " : "store to ") + bn + " through a block pointer outside its shape on dim " +
+             d + " (offset " + std::to_string(e ? e->index : 0) + " of shape " + std::to_string(e ? e->extent : 0) +
+             ")" + at + lane + "; add boundary_check=(" + d + ",) to mask these lanes";
+    }
     case FindingKind::NeverWritten:
       return plural(f.lanes, "element", "elements") + " of " + bn + " never written by kernel '" + c.kernel + "'" +
              (e ? ", first " + bn + element_index(*b, e->offset) : "");
@@ -118,6 +127,7 @@ std::string format_finding(const Finding& f, const FindingContext& c) {
     if (e.lane >= 0) out += ", lane " + list(e.lane_index);
     if (b) out += ", offset " + std::to_string(e.offset) + (element_index(*b, e.offset).empty() ? "" : " " + b->name + element_index(*b, e.offset));
     if (e.other_pid[0] >= 0) out += " (with program " + pid_str(e.other_pid) + ")";
+    if (e.dim >= 0) out += " (offset " + std::to_string(e.index) + " of shape " + std::to_string(e.extent) + " on dim " + std::to_string(e.dim) + ")";
   }
   return out;
 }

@@ -35,6 +35,7 @@ const char* finding_kind_name(FindingKind k) {
     case FindingKind::PoisonStored: return "poison stored";
     case FindingKind::RuntimeIssue: return "runtime issue";
     case FindingKind::NeverWritten: return "never written";
+    case FindingKind::BlockPtrOutOfShape: return "block pointer outside its shape";
   }
   return "unknown";
 }

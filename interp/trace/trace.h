@@ -73,6 +73,7 @@ enum class FindingKind : uint8_t {
   PoisonStored,        // a value from an out-of-bounds load reaches memory
   RuntimeIssue,        // division by zero, over-wide shift, failed device_assert
   NeverWritten,        // elements of an unwritten buffer the kernel stores to, left unwritten
+  BlockPtrOutOfShape,  // a block-pointer access reaches outside the pointer's shape on a dim not boundary-checked
 };
 const char* finding_kind_name(FindingKind k);
 
@@ -83,6 +84,9 @@ struct FindingExample {
   int64_t offset = 0;                   // element offset in the buffer
   std::array<int64_t, 3> other_pid{-1, -1, -1};  // write conflict: the other program
   int event = -1;                       // index into that program's traced events, -1 if untraced
+  // BlockPtrOutOfShape: the dim, the lane's index on it, the shape there.
+  int dim = -1;
+  int64_t index = 0, extent = 0;
 };
 
 // One finding per (op, kind), with counts and the first few examples.
