@@ -90,4 +90,17 @@ class LocOverride {
   const SrcLoc* previous_;
 };
 
+// While one is alive, no LocOverride applies: a kernel's body names its own
+// locations even when the launch that builds it named the launch's.
+class LocOverrideSuspended {
+ public:
+  LocOverrideSuspended();
+  ~LocOverrideSuspended();
+  LocOverrideSuspended(const LocOverrideSuspended&) = delete;
+  LocOverrideSuspended& operator=(const LocOverrideSuspended&) = delete;
+
+ private:
+  const SrcLoc* previous_;
+};
+
 }  // namespace tl::detail

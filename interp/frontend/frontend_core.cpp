@@ -20,6 +20,8 @@ SrcLoc loc_of(const std::source_location& l) { return g_loc_override ? *g_loc_ov
 
 LocOverride::LocOverride(const SrcLoc& loc) : loc_(loc), previous_(g_loc_override) { g_loc_override = &loc_; }
 LocOverride::~LocOverride() { g_loc_override = previous_; }
+LocOverrideSuspended::LocOverrideSuspended() : previous_(g_loc_override) { g_loc_override = nullptr; }
+LocOverrideSuspended::~LocOverrideSuspended() { g_loc_override = previous_; }
 
 Builder::Builder(ir::Kernel& k) : k_(k), previous_(g_current) {
   blocks_.push_back(&k_.body);

@@ -28,6 +28,7 @@ std::shared_ptr<const ir::Kernel> KernelDef::specialize(const Specialization& s)
       in.param_index = static_cast<int>(i);
       regs[i] = in.dst;
     }
+    detail::LocOverrideSuspended own_locations;
     invoke_(regs, s.constants);
   }
   if (!k->loc.known()) k->loc = loc_;

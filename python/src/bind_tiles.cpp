@@ -237,6 +237,48 @@ void bind_tiles(py::module_& m) {
     });
   });
 
+  // while on a runtime condition: `cond` builds the condition (re-run
+  // before each iteration), `body` the body.
+  m.def("while_", [](const std::function<Tensor()>& cond, const std::function<void()>& body) {
+    at_current([&] { tl::while_(cond, body); });
+  });
+
+  // Block pointers (tl.make_block_ptr): a value of the front end whose
+  // components are tiles, loop-carried by assignment like a tile.
+  py::class_<tl::BlockPtr>(m, "BlockPtr")
+      .def_property_readonly("block_shape", &tl::BlockPtr::block_shape)
+      .def_property_readonly("dtype", [](const tl::BlockPtr& p) { return std::string(tl::name(p.dtype())); })
+      .def("copy", [](const tl::BlockPtr& p) { return at_current([&] { return tl::BlockPtr(p); }); })
+      .def("assign", [](tl::BlockPtr& self, const tl::BlockPtr& value) { at_current([&] { self = value; }); })
+      .def("__repr__", [](const tl::BlockPtr& p) {
+        return "<block pointer " + std::string(tl::name(p.dtype())) + tl::ir::shape_str(p.block_shape()) + ">";
+      });
+  auto operands = [](py::handle list, const char* what) {
+    std::vector<Operand> out;
+    for (py::handle h : list) out.push_back(op(h, what));
+    return out;
+  };
+  m.def("make_block_ptr", [operands](const Tensor& base, py::list shape, py::list strides, py::list offsets,
+                                     std::vector<int64_t> block_shape, std::vector<int> order) {
+    return at_current([&] {
+      return tl::make_block_ptr(base, operands(shape, "a block pointer's shape"),
+                                operands(strides, "a block pointer's stride"),
+                                operands(offsets, "a block pointer's offset"), block_shape, order);
+    });
+  });
+  m.def("advance", [operands](const tl::BlockPtr& p, py::list offsets) {
+    return at_current([&] { return tl::advance(p, operands(offsets, "an advance offset")); });
+  });
+  auto padding_of = [](const std::string& s) {
+    return s == "zero" ? tl::Padding::Zero : s == "nan" ? tl::Padding::Nan : tl::Padding::None;
+  };
+  m.def("block_load", [padding_of](const tl::BlockPtr& p, std::vector<int> boundary_check, const std::string& padding) {
+    return at_current([&] { return tl::load(p, boundary_check, padding_of(padding)); });
+  });
+  m.def("block_store", [](const tl::BlockPtr& p, py::handle value, std::vector<int> boundary_check) {
+    at_current([&] { tl::store(p, op(value, "the stored value"), boundary_check); });
+  });
+
   // Debugging.
   m.def("static_assert_", [](bool cond, const std::string& msg) {
     at_current([&] { tl::static_assert_(cond, msg.c_str()); });

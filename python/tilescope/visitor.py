@@ -170,7 +170,8 @@ class KernelBuilder:
 
     def bind(self, name, value, node):
         value = _core.unwrap(value)
-        if isinstance(value, Tensor) and any(v is value for k, v in self.env.items() if k != name):
+        if (isinstance(value, Tensor) or _core.is_block_ptr(value)) and \
+                any(v is value for k, v in self.env.items() if k != name):
             self.at(node)
             value = value.copy()  # a second name for a tile is a copy, as in `auto b = a;`
         old = self.env.get(name)
@@ -583,7 +584,7 @@ class KernelBuilder:
         for name, value in bound.arguments.items():
             value = _core.unwrap(value)
             # The callee's own name for a tile it reassigns is its own copy.
-            if isinstance(value, Tensor) and name in writes:
+            if (isinstance(value, Tensor) or _core.is_block_ptr(value)) and name in writes:
                 value = value.copy()
             env[name] = value
         callee = KernelBuilder(fn, env, self.depth)
