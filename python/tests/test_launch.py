@@ -150,3 +150,32 @@ def test_a_launch_error_points_at_the_launch_line():
     with pytest.raises(tilescope.KernelError) as e:
         add_block[(0,)](np.zeros(4, np.float32), np.zeros(4, np.float32), 4, B=4)
     assert "test_launch.py" in str(e.value) and "grid" in str(e.value)
+
+
+def test_while_on_a_runtime_condition_is_one_ir_loop():
+    @tilescope.jit
+    def collatz_steps(x_ptr, z_ptr, B: tl.constexpr):
+        i = tl.arange(0, B)
+        v = tl.load(x_ptr + i)
+        steps = tl.zeros((B,), dtype=tl.int32)
+        while tl.max(v, axis=0) > 1:
+            odd = (v % 2) == 1
+            v = tl.where(v > 1, tl.where(odd, 3 * v + 1, v // 2), v)
+            steps += (v > 1).to(tl.int32) + 0 * steps
+        tl.store(z_ptr + i, steps)
+
+    x = np.array([1, 2, 3, 6, 7, 9, 27, 97], dtype=np.int32)
+    z = np.zeros(8, dtype=np.int32)
+    r = collatz_steps[(1,)](x, z, B=8)
+    assert r.ok(), r.report()
+
+    def steps(n):
+        s = 0
+        while n > 1:
+            n = 3 * n + 1 if n % 2 else n // 2
+            s += n > 1
+        return s
+
+    assert list(z) == [steps(int(n)) for n in x]
+    kdef = list(collatz_steps._defs.values())[0]
+    assert "while" in kdef.ir(["i32", "i32", "i64"], [0, 0, 8], False)

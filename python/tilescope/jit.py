@@ -68,6 +68,21 @@ class JITFunction:
                                if is_constexpr_annotation(a.annotation, src)}
         return self._constexpr
 
+    def ir(self, *args, **kwargs):
+        """The typed tile IR these arguments build (what `tilescope compile
+        --ir` prints for a C++ kernel), without launching."""
+        for k in list(kwargs):
+            if k in LAUNCH_OPTIONS:
+                kwargs.pop(k)
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        params = self.classify(bound.arguments)
+        kdef, names, cpp_args, keep = self.specialize(params)
+        dtypes = [b.dtype if isinstance(b, ts.Buffer) else "i32" for b in cpp_args]
+        consts = [a if not isinstance(a, ts.Buffer) and isinstance(a, int) else 0 for a in cpp_args]
+        del keep
+        return kdef.ir(dtypes, consts, True)
+
     # ---- launch ---------------------------------------------------------------
     def launch(self, grid, args, kwargs, where, launch_options=None):
         opts = dict(options.current())
