@@ -40,6 +40,7 @@ class Builder {
   // The same, returning the instruction so attributes can be set.
   ir::Instr& emit_op(ir::Op op, ir::Type t, std::vector<int> args, const SrcLoc& loc);
   void push_block(ir::Block* b) { blocks_.push_back(b); }
+  ir::Block& current_block() { return *blocks_.back(); }
   void pop_block() { blocks_.pop_back(); }
   const SrcLoc& last_loc() const { return last_loc_; }
 
@@ -74,6 +75,14 @@ class Builder {
 };
 
 SrcLoc loc_of(const std::source_location& l);
+
+// A name first assigned in both branches of a runtime if (Python's
+// `if c: x = a` / `else: x = b`): one register, defined before the If that
+// was just built (zeros, never read) and written at the end of each branch,
+// so the name has a value after the if. The branches' values must have one
+// type. C++ kernels declare the Tensor before tl::if_ instead.
+Tensor join_if_branches(const Tensor& then_value, const Tensor& else_value, const std::string& name,
+                        const SrcLoc& loc);
 
 // While one is alive on this thread, loc_of() returns `loc`: how a front end
 // that is not C++ (the Python one) gives its own source locations to the

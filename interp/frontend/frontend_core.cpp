@@ -369,6 +369,38 @@ static void build_if(const Tensor& cond, const std::function<void()>& then_body,
   }
 }
 
+Tensor detail::join_if_branches(const Tensor& then_value, const Tensor& else_value, const std::string& name,
+                                const SrcLoc& loc) {
+  Builder& b = Builder::current(loc);
+  ir::Block& block = b.current_block();
+  if (block.instrs.empty() || block.instrs.back().op != ir::Op::If || !block.instrs.back().else_body)
+    b.fail(loc, "internal error: '" + name + "' joined after something other than an if with an else");
+  const ir::Type t = b.type(then_value.reg());
+  if (!(t == b.type(else_value.reg())))
+    b.fail(loc, "'" + name + "' is " + t.str() + " in the if branch and " + b.type(else_value.reg()).str() +
+                    " in the else branch; a name first assigned in both branches of a runtime if must have one "
+                    "type there (convert with .to(), broadcast_to() or reshape())");
+  if (t.is_ptr)
+    b.fail(loc, "'" + name + "' is a pointer tile first assigned inside both branches of a runtime if; give it "
+                    "a value before the if and assign it in the branches");
+  // The initial value goes before the If: emit it at the end, then move it.
+  ir::Instr placed_if = std::move(block.instrs.back());
+  block.instrs.pop_back();
+  int r = b.constant_int(t.dtype, 0, loc);  // 0 (fval 0 too): never read
+  r = t.shape.empty() ? b.emit_value(ir::Op::Copy, t, {r}, loc) : b.emit_value(ir::Op::Broadcast, t, {r}, loc);
+  block.instrs.push_back(std::move(placed_if));
+  ir::Instr& in = block.instrs.back();
+  for (auto [branch, value] : {std::pair{in.body.get(), then_value.reg()}, std::pair{in.else_body.get(), else_value.reg()}}) {
+    ir::Instr copy{};
+    copy.op = ir::Op::Copy;
+    copy.dst = r;
+    copy.args = {value};
+    copy.loc = loc;
+    branch->instrs.push_back(std::move(copy));
+  }
+  return Tensor::wrap(r);
+}
+
 void if_(const Tensor& cond, const std::function<void()>& then_body, std::source_location loc) {
   build_if(cond, then_body, nullptr, loc);
 }

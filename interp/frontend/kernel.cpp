@@ -1,6 +1,8 @@
 // Specializing a kernel: run its C++ function once under a Builder.
 #include "kernel.h"
 
+#include <cstdlib>
+
 #include "builder.h"
 
 namespace tl {
@@ -36,6 +38,8 @@ std::shared_ptr<const ir::Kernel> KernelDef::specialize(const Specialization& s)
   if (!problems.empty()) {
     std::string msg = "internal error: kernel '" + name_ + "' built invalid IR:";
     for (auto& p : problems) msg += "\n  " + p;
+    // TILESCOPE_DEBUG_IR=1: the invalid IR itself, for whoever fixes the front end.
+    if (std::getenv("TILESCOPE_DEBUG_IR")) msg += "\n" + ir::print(*k);
     throw BuildError(k->loc, msg);
   }
   std::lock_guard<std::mutex> lock(mu_);

@@ -229,6 +229,9 @@ void bind_tiles(py::module_& m) {
           ++it;
         });
       });
+  m.def("join_if", [](const Tensor& then_value, const Tensor& else_value, const std::string& name) {
+    return at_current([&] { return tl::detail::join_if_branches(then_value, else_value, name, current_loc()); });
+  });
   m.def("if_", [](const Tensor& cond, const std::function<void()>& then_body,
                   const std::optional<std::function<void()>>& else_body) {
     at_current([&] {

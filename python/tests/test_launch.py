@@ -179,3 +179,31 @@ def test_while_on_a_runtime_condition_is_one_ir_loop():
     assert list(z) == [steps(int(n)) for n in x]
     kdef = list(collatz_steps._defs.values())[0]
     assert "while" in kdef.ir(["i32", "i32", "i64"], [0, 0, 8], False)
+
+
+def test_a_name_assigned_in_both_branches_of_a_runtime_if_has_a_value_after_it():
+    @tilescope.jit
+    def pick(x_ptr, z_ptr, B: tl.constexpr):
+        i = tl.arange(0, B)
+        if tl.program_id(0) == 0:
+            v = tl.load(x_ptr + i) * 2.0
+        else:
+            v = tl.load(x_ptr + i) + 100.0
+        tl.store(z_ptr + tl.program_id(0) * B + i, v)
+
+    x = np.arange(4, dtype=np.float32)
+    z = np.zeros(8, dtype=np.float32)
+    r = pick[(2,)](x, z, B=4)
+    assert r.ok(), r.report()
+    assert list(z) == [0, 2, 4, 6, 100, 101, 102, 103]
+
+
+def test_a_name_assigned_in_one_branch_only_says_so_where_it_is_used():
+    @tilescope.jit
+    def half(x_ptr, B: tl.constexpr):
+        if tl.program_id(0) == 0:
+            v = tl.load(x_ptr + tl.arange(0, B))
+        tl.store(x_ptr + tl.arange(0, B), v)
+
+    with pytest.raises(tilescope.KernelError, match="'v' is assigned only inside the runtime if above"):
+        half[(1,)](np.zeros(4, np.float32), B=4)

@@ -262,12 +262,20 @@ class KernelBuilder:
             return
         pitfalls.check_condition(self, node.test, cond, "if")
         self.at(node)
-        carried = self.materialize_carried(node.body + node.orelse, node)
-        then_body = lambda: self.runtime_body(node.body, "if")  # noqa: E731
-        else_body = (lambda: self.runtime_body(node.orelse, "if")) if node.orelse else None  # noqa: E731
+        self.materialize_carried(node.body + node.orelse, node)
+        new = {}
+        then_body = lambda: new.__setitem__("then", self.runtime_body(node.body, "if"))  # noqa: E731
+        else_body = (lambda: new.__setitem__("else", self.runtime_body(node.orelse, "if"))) \
+            if node.orelse else None  # noqa: E731
         self.at(node)
         ts.if_(cond, then_body, else_body)
-        del carried
+        # A name first assigned in both branches has a value after the if.
+        for name, value in new.get("then", {}).items():
+            other = new.get("else", {}).get(name)
+            if isinstance(value, Tensor) and isinstance(other, Tensor):
+                self.at(node)
+                self.env[name] = ts.join_if(value, other, name)
+                self.bound_at[name] = self.depth
 
     def stmt_For(self, node):
         if node.orelse:
@@ -301,7 +309,7 @@ class KernelBuilder:
         loop = ts.Range(lo, hi, step)
         iv = loop.begin()
         self.depth += 1
-        before = set(self.env)
+        before = self.defined_names()
         self.env[node.target.id] = iv
         self.bound_at[node.target.id] = self.depth
         try:
@@ -332,7 +340,7 @@ class KernelBuilder:
             self.runtime_body(node.body, "loop")
 
         self.depth += 1
-        before = set(self.env)
+        before = self.defined_names()
         try:
             self.at(node)
             ts.while_(cond, body)
@@ -341,17 +349,23 @@ class KernelBuilder:
         self.forget_new(before, "loop")
 
     def runtime_body(self, stmts, kind):
+        """Builds a runtime loop's or if's body; returns the names it bound
+        first, with their values at its end."""
         self.depth += 1
-        before = set(self.env)
+        before = self.defined_names()
         try:
             self.block(stmts)
+            return {n: self.env[n] for n in self.defined_names() - before}
         finally:
             self.depth -= 1
             self.forget_new(before, kind)
 
+    def defined_names(self):
+        return {n for n, v in self.env.items() if not isinstance(v, _Undefined)}
+
     def forget_new(self, before, kind):
         # Names first bound inside a runtime body have no value after it.
-        for name in set(self.env) - before:
+        for name in self.defined_names() - before:
             self.env[name] = _Undefined(name, kind)
             self.bound_at[name] = self.depth
 
