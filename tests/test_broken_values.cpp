@@ -2,6 +2,8 @@
 // by one of the value findings at its line, program and lane; and none of
 // those kinds on the correct puzzles and examples at any size set and seed.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -110,4 +112,41 @@ TEST_CASE("none of issue 14's kinds fires on the 12 puzzles and 8 examples, any 
       }
     }
   CHECK(runs >= 20 * 3 * 3);
+}
+
+TEST_CASE("broken/f16_exponentials: on set 8d, exp(x) of every x in (11.09, 88.7) overflows f16 (a warning)",
+          "[broken][values]") {
+  const BrokenKernel& b = broken("f16_exponentials");
+  RunReport r = run_broken(b);
+  INFO(text_of(r));
+  REQUIRE_FALSE(r.findings.empty());
+  const tl::Finding& f = r.findings[0];
+  CHECK(f.kind == FindingKind::FloatCastOverflow);
+  check_line(r, f, b, puzzles::bug_line(b));
+  CHECK(f.message == "from f32 to f16");
+  CHECK(std::string(tl::finding_severity(f.kind)) == "warning");
+  CHECK(f.programs == 4);  // every row has such values
+  // The first lane, recomputed from the inputs as the kernel computes it:
+  // row 0, the first column whose exp2(x * log2 e) is finite in f32 but
+  // past f16's range (65520 and up round to inf).
+  puzzles::RunBuffers in = puzzles::make_buffers(puzzle_of(b), set_of(b), 0);
+  int64_t first = -1;
+  float value = 0;
+  for (int64_t c = 0; c < 200 && first < 0; ++c) {
+    const float v = std::exp2(static_cast<float>(in.inputs[0].get(c)) * 1.44269504f);
+    if (std::isfinite(v) && v >= 65520.0f) {
+      first = c;
+      value = v;
+    }
+  }
+  REQUIRE(first >= 0);
+  const tl::FindingExample& e = f.examples.at(0);
+  CHECK(e.pid == ProgramId{0, 0, 0});
+  CHECK(e.lane_index == std::vector<int64_t>{0, first % 32});
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "%.9g becomes inf", static_cast<double>(value));
+  CHECK(e.detail == expected);
+  CHECK(r.status == puzzles::RunStatus::Fail);
+  // On inputs near 0 nothing overflows, and nothing is reported.
+  for (const tl::Finding& g : run_broken(b, "canonical").findings) CHECK(g.kind != FindingKind::FloatCastOverflow);
 }

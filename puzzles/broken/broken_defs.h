@@ -21,5 +21,6 @@ BrokenKernel make_interleaved_wrong_row_stride();  // b13_interleaved_wrong_row_
 BrokenKernel make_fixed_point_index_overflow();  // b14_fixed_point_index_overflow.cpp
 BrokenKernel make_nibble_shift_in_bytes();       // b15_nibble_shift_in_bytes.cpp
 BrokenKernel make_pack_into_i8();                // b16_pack_into_i8.cpp
+BrokenKernel make_f16_exponentials();            // b17_f16_exponentials.cpp
 
 }  // namespace puzzles

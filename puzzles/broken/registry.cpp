@@ -26,6 +26,7 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_fixed_point_index_overflow());
     v.push_back(make_nibble_shift_in_bytes());
     v.push_back(make_pack_into_i8());
+    v.push_back(make_f16_exponentials());
     return v;
   }();
   return list;
