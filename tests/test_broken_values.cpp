@@ -150,3 +150,27 @@ TEST_CASE("broken/f16_exponentials: on set 8d, exp(x) of every x in (11.09, 88.7
   // On inputs near 0 nothing overflows, and nothing is reported.
   for (const tl::Finding& g : run_broken(b, "canonical").findings) CHECK(g.kind != FindingKind::FloatCastOverflow);
 }
+
+TEST_CASE("broken/codes_in_i8: on set 8bit, codes from 127.5 up are out of an i8's range (an error)",
+          "[broken][values]") {
+  const BrokenKernel& b = broken("codes_in_i8");
+  RunReport r = run_broken(b);
+  INFO(text_of(r));
+  REQUIRE(kinds(r) == std::vector{FindingKind::FloatToIntOutOfRange});
+  const tl::Finding& f = r.findings[0];
+  check_line(r, f, b, puzzles::bug_line(b));
+  CHECK(f.message == "from f32 to i8");
+  CHECK(std::string(tl::finding_severity(f.kind)) == "error");
+  CHECK(f.programs == 6);  // every row of set 8bit has codes above 127
+  const tl::FindingExample& e = f.examples.at(0);
+  CHECK(e.pid == ProgramId{0, 0, 0});
+  REQUIRE(e.lane_index.size() == 2);  // [word, code]: a [64, 4] tile at BITS = 8
+  double value = 0;
+  REQUIRE(std::sscanf(e.detail.c_str(), "%lf", &value) == 1);
+  CHECK(value >= 127.5);
+  CHECK(value < 256.0);
+  CHECK(e.detail.ends_with(" saturates to 127"));
+  CHECK(r.status == puzzles::RunStatus::Fail);
+  // With 2-bit codes the same kernel is right, and says nothing.
+  CHECK(run_broken(b, "canonical").findings.empty());
+}

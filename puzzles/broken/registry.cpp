@@ -27,6 +27,7 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_nibble_shift_in_bytes());
     v.push_back(make_pack_into_i8());
     v.push_back(make_f16_exponentials());
+    v.push_back(make_codes_in_i8());
     return v;
   }();
   return list;
