@@ -7,6 +7,7 @@
 #include "findings.h"
 #include "gpu_launch.h"
 #include "param_contract.h"
+#include "reference_check.h"
 #include "tilescope/tilescope.h"
 
 namespace tilescope {
@@ -79,8 +80,17 @@ void run(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, const Op
   const bool on_gpu = options.gpu_compare || options.gpu_time;
   detail::Snapshot before;
   if (on_gpu) before = detail::snapshot_buffers(args);
+  tl::RunOptions ro = run_options(options);
+  detail::RoleMarks roles = detail::apply_roles(kernel, args, ro);
+  // A reference check names the store behind each mismatch: it needs the
+  // trace, kept internal when the caller did not ask for one.
+  std::vector<Buffer> expected;
+  if (options.reference) {
+    expected = detail::copy_buffers(args);
+    if (ro.trace == tl::TraceMode::Off) ro.trace = tl::TraceMode::Full;
+  }
   try {
-    r.run = tl::run(kernel.def(), grid, args, run_options(options));
+    r.run = tl::run(kernel.def(), grid, args, ro);
   } catch (const tl::BuildError& e) {
     // Already "file:line:col: error: ..." at the kernel's own line.
     r.error = std::string(e.what()) + "\n" +
@@ -90,10 +100,14 @@ void run(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, const Op
     r.error = at_launch(kernel, where, without_location(e.what()));
     return;
   }
+  detail::role_findings(kernel, args, roles, r.run);
   r.findings = r.run.findings;
   r.findings_text = tl::format_findings(r.findings, tl::context_of(r.run));
   r.stopped = r.run.stopped;
-  r.trace = r.run.trace;
+  if (options.reference)
+    r.reference = detail::reference_diff(options, std::move(expected), args, r.run, r.run.trace.get());
+  r.trace = options.trace == Tracing::Off ? nullptr : r.run.trace;
+  if (!r.trace) r.run.trace = nullptr;
   r.printed = r.run.printed;
   if (on_gpu) r.gpu = detail::run_and_compare_on_gpu(kernel, grid, args, before, options);
 }
@@ -117,6 +131,8 @@ Result launch(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, con
 }
 
 bool Result::ok() const {
+  for (const BufferDiff& d : reference)
+    if (!d.pass()) return false;
   return error.empty() && findings.empty() && (!gpu || !gpu->ran || gpu->buffers.empty() || gpu->matches);
 }
 
@@ -125,6 +141,7 @@ std::string Result::report() const {
   std::string out = findings.empty() ? "kernel '" + run.kernel_name + "': no findings\n" : findings_text;
   if (!out.empty() && out.back() != '\n') out += "\n";
   if (stopped) out += "note: strict mode stopped the launch at the first finding\n";
+  out += detail::format_reference(reference);
   if (gpu) {
     if (!gpu->ran) {
       out += "GPU: did not run: " + gpu->error + "\n";

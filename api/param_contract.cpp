@@ -53,9 +53,9 @@ std::string declaration_problem(const Kernel& kernel) {
     if (index_of(kernel, p.name) != i)
       return "kernel '" + kernel.name() + "' declares two parameters named '" + p.name + "'";
     const bool pointer = specs[i].kind == tl::ir::ParamKind::Pointer;
-    if (!pointer && (p.dtype || !p.shape.empty()))
+    if (!pointer && (p.dtype || !p.shape.empty() || p.role != Role::Unspecified))
       return param_label(kernel, i) + " is " + kind_name(specs[i].kind) +
-             "; only a tl::Ptr parameter declares a dtype or a shape";
+             "; only a tl::Ptr parameter declares a dtype, a shape or a role";
     for (const Dim& d : p.shape) {
       if (d.parameter.empty()) {
         if (d.size < 0) return "the shape of " + param_label(kernel, i) + " has a negative dimension";

@@ -134,7 +134,10 @@ RunReport run_kernel(const Puzzle& p, const tl::KernelDef& kernel, const SizeSet
     const std::vector<double> ref = reference_output(p, set, b);
     tl::RunResult result;
     try {
-      result = tl::run(kernel, r.grid, launch_args(set, b), options);
+      // A puzzle's inputs are meant to be read whole: report what was not.
+      tl::RunOptions o = options;
+      o.check_unread_inputs = true;
+      result = tl::run(kernel, r.grid, launch_args(set, b), o);
     } catch (const tl::BuildError& e) {
       return error_run(std::move(r), "build", e.what());
     } catch (const tl::LaunchError& e) {

@@ -77,6 +77,7 @@ nlohmann::ordered_json findings_json(const RunReport& r) {
       je["lane_index"] = e.lane_index;
       je["offset"] = e.offset;
       if (e.other_pid[0] >= 0) je["other_pid"] = e.other_pid;
+      if (!e.detail.empty()) je["detail"] = e.detail;  // a value finding's operands and result
       ex.push_back(je);
     }
     j["examples"] = ex;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "findings.h"
+
 namespace puzzles {
 
 const char* mismatch_kind_name(MismatchKind k) {
@@ -48,7 +50,7 @@ std::vector<std::string> failure_reasons(const RunReport& r) {
   int64_t other_findings = 0;
   for (const tl::Finding& f : r.findings)
     if (f.kind != tl::FindingKind::OutOfBoundsLoad && f.kind != tl::FindingKind::OutOfBoundsStore &&
-        f.kind != tl::FindingKind::NeverWritten && f.kind != tl::FindingKind::RuntimeIssue)
+        std::string(tl::finding_severity(f.kind)) == "error")
       ++other_findings;
   if (other_findings > 0) why.push_back(std::to_string(other_findings) + " sanitizer findings");
   if (!r.modified_inputs.empty()) why.push_back("input modified");

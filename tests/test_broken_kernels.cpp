@@ -15,83 +15,16 @@
 #include <vector>
 
 #include "broken/registry.h"
+#include "broken_fixture.h"
 #include "error.h"
 #include "findings.h"
 #include "harness.h"
 #include "registry.h"
 #include "report_text.h"
 
+using namespace broken_fixture;
+
 namespace {
-
-using puzzles::BrokenKernel;
-using puzzles::ProgramId;
-using puzzles::RunReport;
-using tl::FindingKind;
-
-const BrokenKernel& broken(std::string_view name) {
-  const BrokenKernel* b = puzzles::find_broken(name);
-  REQUIRE(b != nullptr);
-  return *b;
-}
-
-const puzzles::Puzzle& puzzle_of(const BrokenKernel& b) {
-  const puzzles::Puzzle* p = puzzles::find_puzzle(b.puzzle_id);
-  REQUIRE(p != nullptr);
-  return *p;
-}
-
-const puzzles::SizeSet& set_of(const BrokenKernel& b, std::string_view name = "") {
-  const puzzles::SizeSet* s = puzzles::find_set(puzzle_of(b), name.empty() ? std::string_view(b.set) : name);
-  REQUIRE(s != nullptr);
-  return *s;
-}
-
-// One traced launch of the broken kernel on its set, seed 0.
-RunReport run_broken(const BrokenKernel& b, std::string_view set = "", int threads = 0) {
-  tl::RunOptions opt;
-  opt.trace = tl::TraceMode::Full;
-  opt.threads = threads;
-  return puzzles::run_kernel(puzzle_of(b), *b.kernel, set_of(b, set), 0, opt);
-}
-
-// The 1-based number of the only line of `file` that contains `text`.
-int line_containing(const std::string& file, std::string_view text) {
-  std::ifstream in(file);
-  REQUIRE(in.good());
-  int number = 0, found = 0, matches = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    if (line.find(text) != std::string::npos) {
-      found = number;
-      ++matches;
-    }
-  }
-  INFO(file << ": '" << text << "'");
-  REQUIRE(matches == 1);
-  return found;
-}
-
-std::vector<FindingKind> kinds(const RunReport& r) {
-  std::vector<FindingKind> v;
-  for (const tl::Finding& f : r.findings) v.push_back(f.kind);
-  return v;
-}
-
-const tl::SrcLoc& loc_of(const RunReport& r, const tl::Finding& f) {
-  REQUIRE(f.loc >= 0);
-  return r.finding_locations.at(static_cast<size_t>(f.loc));
-}
-
-std::string buffer_of(const RunReport& r, const tl::Finding& f) {
-  return f.buffer >= 0 ? r.finding_buffers.at(static_cast<size_t>(f.buffer)).name : "";
-}
-
-// The finding sits on `line` of the broken kernel's own file.
-void check_line(const RunReport& r, const tl::Finding& f, const BrokenKernel& b, int line) {
-  const tl::SrcLoc& loc = loc_of(r, f);
-  CHECK(loc.file == b.source_file);
-  CHECK(static_cast<int>(loc.line) == line);
-}
 
 std::vector<int64_t> iota(int64_t from, int64_t to) {  // [from, to)
   std::vector<int64_t> v;
@@ -139,8 +72,6 @@ Overwrites cross_program_overwrites(const RunReport& r) {
     }
   return o;
 }
-
-std::vector<ProgramId> pids(std::initializer_list<ProgramId> l) { return l; }
 
 }  // namespace
 
@@ -276,7 +207,11 @@ TEST_CASE("broken/wrong_program_id_axis: columns 96..99 never written, no out-of
           "[broken]") {
   const BrokenKernel& b = broken("wrong_program_id_axis");
   RunReport r = run_broken(b);
-  REQUIRE(kinds(r) == std::vector{FindingKind::NeverWritten});
+  // Issue 14: x's last 4 elements, never loaded, are a warning too.
+  REQUIRE(kinds(r) == std::vector{FindingKind::NeverWritten, FindingKind::InputNeverRead});
+  CHECK(r.findings[1].message == "x[96:100]");
+  CHECK(r.findings[1].lanes == 4);
+  check_line(r, r.findings[1], b, line_containing(b.source_file, "auto xv = tl::load(x + off_x"));
   const tl::Finding& f = r.findings[0];
   check_line(r, f, b, line_containing(b.source_file, "tl::store(z + off_z"));
   CHECK(puzzles::bug_line(b) == line_containing(b.source_file, "auto off_x = tl::program_id(1)"));
@@ -338,7 +273,10 @@ TEST_CASE("broken/max_padded_lanes_win: undefined padded lanes reach the max (th
 TEST_CASE("broken/two_programs_same_rows: programs 1..3 each store z[0] after the program before", "[broken]") {
   const BrokenKernel& b = broken("two_programs_same_rows");
   RunReport r = run_broken(b);
-  REQUIRE(kinds(r) == std::vector{FindingKind::WriteConflict, FindingKind::NeverWritten});
+  // Issue 14: every program sums row 0, so rows 1..3 of x are never read.
+  REQUIRE(kinds(r) == std::vector{FindingKind::WriteConflict, FindingKind::NeverWritten, FindingKind::InputNeverRead});
+  CHECK(r.findings[2].message == "x[1:4, :]");
+  CHECK(r.findings[2].lanes == 600);
   const int store_line = line_containing(b.source_file, "tl::store(z + off_i, acc, mask_i);");
   const tl::Finding& f = r.findings[0];
   check_line(r, f, b, store_line);
@@ -405,11 +343,19 @@ TEST_CASE("broken/signed_shift_no_mask: no finding; every output wrong", "[broke
   CHECK(r.owners == pids({{0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {1, 1, 0}}));
 }
 
-TEST_CASE("broken/loop_bound_one_block_short: no finding; every row misses exactly its last 8 columns",
+TEST_CASE("broken/loop_bound_one_block_short: x[:, 192:200] never read; every row misses exactly its last 8 columns",
           "[broken]") {
   const BrokenKernel& b = broken("loop_bound_one_block_short");
   RunReport r = run_broken(b);
-  CHECK(r.findings.empty());
+  // Issue 14: the unread tail is a warning (the run fails on its values).
+  REQUIRE(kinds(r) == std::vector{FindingKind::InputNeverRead});
+  const tl::Finding& unread = r.findings[0];
+  check_line(r, unread, b, line_containing(b.source_file, "auto xv = tl::load(x + "));
+  CHECK(buffer_of(r, unread) == "x");
+  CHECK(unread.lanes == 4 * 8);
+  CHECK(unread.message == "x[:, 192:200]");
+  CHECK(unread.examples.at(0).offset == 192);
+  CHECK(r.finding_errors == 0);
   CHECK(r.status == puzzles::RunStatus::Fail);
   CHECK(r.err > 0.1);
   CHECK(r.wrong_value == 4);
@@ -424,12 +370,20 @@ TEST_CASE("broken/loop_bound_one_block_short: no finding; every row misses exact
   }
 }
 
-TEST_CASE("broken/interleaved_wrong_row_stride: in bounds, no finding, nothing unwritten, D wrong in every program",
+TEST_CASE("broken/interleaved_wrong_row_stride: in bounds, BiT's tail unread, nothing unwritten, D wrong everywhere",
           "[broken]") {
   const BrokenKernel& b = broken("interleaved_wrong_row_stride");
   CHECK(puzzle_of(b).example);
   RunReport r = run_broken(b);
-  CHECK(r.findings.empty());
+  // Issue 14: rows r * 64 + k (k < 96) cover offsets [0, 8224) of BiT's
+  // 128 * 96; the rest was never read, a warning at the BUG line.
+  REQUIRE(kinds(r) == std::vector{FindingKind::InputNeverRead});
+  CHECK(buffer_of(r, r.findings[0]) == "BiT");
+  CHECK(r.findings[0].lanes == 128 * 96 - 8224);
+  CHECK(r.findings[0].message == "within BiT[85:128, :]");
+  CHECK(r.findings[0].examples.at(0).offset == 8224);
+  check_line(r, r.findings[0], b, puzzles::bug_line(b));
+  CHECK(r.finding_errors == 0);
   CHECK(r.oob_loads + r.oob_stores == 0);
   CHECK(r.never_written == 0);
   CHECK(r.status == puzzles::RunStatus::Fail);

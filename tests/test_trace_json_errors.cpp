@@ -175,7 +175,9 @@ TEST_CASE("malformed trace JSON: programs and findings", "[trace]") {
     CHECK(error_of(j) == "trace JSON: findings[0].kind: unknown finding kind \"race\" (expected one of: "
                          "out_of_bounds_load, out_of_bounds_store, write_conflict, read_write_race, "
                          "uninitialized_read, undefined_value_used, poison_stored, runtime_issue, never_written, "
-                         "block_ptr_out_of_shape)");
+                         "block_ptr_out_of_shape, index_overflow, shift_out_of_range, lossy_int_cast, "
+                         "float_to_int_out_of_range, "
+                         "float_cast_overflow, input_never_read)");
   }
   SECTION("an example's optional block-pointer detail, when present, is complete") {
     j["findings"][0]["examples"][0]["block"] = json{{"dim", 1}, {"index", 130}, {"extent", 128}};

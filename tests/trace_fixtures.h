@@ -91,9 +91,21 @@ inline Trace sample_trace() {
   t.programs.push_back(p1);
 
   tl::Finding oob{tl::FindingKind::OutOfBoundsLoad, 0, 0, 1, 1, "load from x: 1 lane out of bounds [0, 8)", {}};
-  oob.examples.push_back({{0, 0, 0}, 2, {1, 0}, -1, {-1, -1, -1}, 0});
+  auto example = [](std::array<int64_t, 3> pid, int64_t lane, std::vector<int64_t> index, int64_t offset,
+                    std::array<int64_t, 3> other, int event) {
+    tl::FindingExample e;
+    e.pid = pid;
+    e.lane = lane;
+    e.lane_index = std::move(index);
+    e.offset = offset;
+    e.other_pid = other;
+    e.event = event;
+    return e;
+  };
+  oob.examples.push_back(example({0, 0, 0}, 2, {1, 0}, -1, {-1, -1, -1}, 0));
   tl::Finding conflict{tl::FindingKind::WriteConflict, 1, 1, 2, 2, "two programs store one element", {}};
-  conflict.examples.push_back({{3, 1, 0}, 0, {0}, 0, {0, 0, 0}, -1});  // pid (3,1,0) traced no events
+  conflict.examples.push_back(example({3, 1, 0}, 0, {0}, 0, {0, 0, 0}, -1));  // pid (3,1,0) traced no events
+  conflict.examples.back().detail = "a detail survives the round trip";
   tl::Finding issue{tl::FindingKind::RuntimeIssue, -1, -1, 0, 1, "division by zero", {}};
   t.findings = {oob, conflict, issue};
   // One more of every kind (kinds count up from 0 until the name is

@@ -41,6 +41,7 @@ void sanitizer_findings(ViewerState& s) {
         if (!ex.lane_index.empty()) label += " lane " + format_index(ex.lane_index);
         label += " offset " + std::to_string(ex.offset);
         if (ex.other_pid[0] >= 0) label += " vs " + pid_string(ex.other_pid);
+        if (!ex.detail.empty()) label += ": " + ex.detail;  // value findings: operands and result
         ImGui::PushID(static_cast<int>(x));
         if (ImGui::Selectable(label.c_str())) jump(s, ex.pid, ex.event);
         ImGui::PopID();

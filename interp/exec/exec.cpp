@@ -63,6 +63,8 @@ void LaunchState::prepare() {
     param_written[i] = ptr && (i >= 64 || (written >> i) & 1);
     param_read[i] = ptr && (i >= 64 || (read >> i) & 1);
   }
+  mark_index_registers();
+  prepare_read_tracking();
 }
 
 std::vector<Buffer*> LaunchState::written_buffers() const {
@@ -291,11 +293,12 @@ std::unique_ptr<ProgramLog> Exec::run_program(int64_t linear, bool traced) {
   return std::move(log_);
 }
 
-void Exec::issue(const ir::Instr& in, const std::string& message) {
+void Exec::issue(const ir::Instr& in, const std::string& message, bool finding) {
   ProgramLog& lg = log();
   for (const RuntimeIssue& is : lg.issues)
     if (is.loc == in.loc && is.message == message) return;
   lg.issues.push_back(RuntimeIssue{pid_, message, in.loc});
+  if (!finding) return;
   RawFinding f{FindingKind::RuntimeIssue, -1, -1, 1, {}, message, in.loc};
   FindingExample e;
   e.pid = pid_;
@@ -379,7 +382,10 @@ void Exec::step(const Step& s) {
     case Op::Reshape:
       if (s.dst != s.a[0]) std::memcpy(reg(s.dst), reg(s.a[0]), static_cast<size_t>(n) * s.elem);
       return;
-    case Op::Cast: eval::cast(s.dtype, s.out_dtype, reg(s.a[0]), reg(s.dst), n); return;
+    case Op::Cast:
+      if (cast_may_change_value(s.dtype, s.out_dtype)) check_cast(s);
+      eval::cast(s.dtype, s.out_dtype, reg(s.a[0]), reg(s.dst), n);
+      return;
     case Op::Bitcast: std::memcpy(reg(s.dst), reg(s.a[0]), static_cast<size_t>(n) * s.elem); return;
     case Op::PtrAdd: {
       const eval::PtrVal* p = as<eval::PtrVal>(s.a[0]);
@@ -456,10 +462,16 @@ void Exec::step(const Step& s) {
     return;
   }
   if (ir::is_binary(s.op)) {
+    // The value checks look at the operands, so they run first.
+    if ((s.op == Op::Shl || s.op == Op::Shr) && is_int(s.dtype)) check_shift(s);
+    if ((s.op == Op::Add || s.op == Op::Sub || s.op == Op::Mul || s.op == Op::Shl) && L_.index_reg[s.dst] &&
+        is_signed_int(s.dtype))
+      check_index_overflow(s);
     eval::ArithFlags flags;
     eval::binary(s.op, s.dtype, reg(s.a[0]), reg(s.a[1]), reg(s.dst), n, in.propagate_nan, flags);
     if (flags.div_by_zero) issue(in, "integer division or remainder by zero (the result is 0)");
-    if (flags.wide_shift) issue(in, "shift count negative or not below the bit width (the result is clamped)");
+    // Each lane is a ShiftOutOfRange finding already; this keeps the note.
+    if (flags.wide_shift) issue(in, "shift count negative or not below the bit width (the result is clamped)", false);
     return;
   }
   throw std::logic_error(std::string("interpreter: unhandled op ") + ir::op_name(s.op));

@@ -2,6 +2,7 @@
 // Internal to interp/.
 #pragma once
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -71,8 +72,15 @@ struct LaunchState {
   std::vector<bool> param_written;                      // stores/atomics may reach it
   std::vector<bool> param_read;                         // loads may reach it
   std::vector<uint64_t> provenance;  // per register: pointer parameters it may point into (bit i)
+  // Per register: an integer that may flow into a pointer offset (through
+  // the ops of exec_checks.cpp's carries_index); its wraps are findings.
+  std::vector<bool> index_reg;
+  // Per pointer parameter: which elements of an input some program read
+  // (null for written buffers; two parameters on one buffer share a map).
+  std::vector<std::shared_ptr<uint8_t[]>> read_seen;
   bool strict = false;
   bool track_values = true;
+  bool check_unread_inputs = false;
   bool detect_details = false;  // sequential run: conflicts become findings
   std::atomic<bool> stop{false};  // strict mode: a finding was hit
   std::vector<std::unique_ptr<ProgramLog>> logs;        // per program, by linear id
@@ -111,6 +119,11 @@ struct LaunchState {
   void merge_logs(RunResult& r, Trace* t, int64_t budget);
   // Elements of write-tracked buffers that the launch left unwritten.
   void add_never_written(RunResult& r) const;
+  // Issue 14's value checks (exec_checks.cpp).
+  void mark_index_registers();
+  void prepare_read_tracking();
+  // Elements of inputs that no program read, as one warning per input.
+  void add_never_read(RunResult& r) const;
   // The trace's buffer index of pointer parameter `param`.
   int buffer_index(int param) const;
 };
@@ -138,6 +151,7 @@ class Exec {
     uint32_t* read = nullptr;
     uint8_t* written = nullptr;  // the buffer's written map, when tracked
     uint32_t* stamp = nullptr;
+    uint8_t* seen = nullptr;  // an input's read map (InputNeverRead)
   };
   void bind_buffers();
   void memory(const Step& s);
@@ -148,12 +162,26 @@ class Exec {
   void record_memory_event(const Step& s, const eval::PtrVal* p, const uint8_t* mask, const std::byte* value);
   void out_of_bounds(const Step& s, int64_t lane, const eval::PtrVal& pv, bool is_store);
   void print(const Step& s);
-  void issue(const ir::Instr& in, const std::string& message);
+  // A runtime issue: a note in RunResult::issues and (unless `finding` is
+  // false, for what a finding of its own reports) a RuntimeIssue finding.
+  void issue(const ir::Instr& in, const std::string& message, bool finding = true);
   void trace_event(Event e);
   // Records one lane of a finding at step `s` (strict mode stops here).
   // `block`: a block-pointer finding's dim, index and extent.
   void note(FindingKind kind, const Step& s, int param, int64_t lane, const ir::Shape& tile, int64_t offset,
             int64_t other_linear = -1, const BlockDetail& block = BlockDetail{});
+  // The same for a value finding, grouped per (op, kind, message); `detail`
+  // is asked for only when this lane is kept as an example.
+  void note_value(FindingKind kind, const Step& s, int64_t lane, const ir::Shape& tile, const std::string& message,
+                  const std::function<std::string()>& detail);
+  FindingExample* record(FindingKind kind, const Step& s, int param, const std::string& message, int64_t lane,
+                         const ir::Shape& tile, int64_t offset, int64_t other_linear, const BlockDetail& block);
+  // Issue 14's value checks (exec_checks.cpp), run before the op itself.
+  void check_index_overflow(const Step& s);
+  void check_shift(const Step& s);
+  void check_cast(const Step& s);
+  static bool cast_may_change_value(DType from, DType to);
+  static void mark_read(uint8_t* seen, int64_t off);
   // A block-pointer access: active lanes outside the pointer's shape on a
   // dim that is not boundary-checked.
   void check_block_shape(const Step& s, const eval::PtrVal* p, const uint8_t* mask);

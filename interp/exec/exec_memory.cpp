@@ -45,6 +45,7 @@ void Exec::bind_buffers() {
       v.stamp = L_.shadows[worker_].stamp[i].get();
     }
     if (b->tracks_writes()) v.written = b->written_map().data();
+    if (i < L_.read_seen.size()) v.seen = L_.read_seen[i].get();
   }
 }
 
@@ -94,8 +95,6 @@ void Exec::out_of_bounds(const Step& s, int64_t lane, const eval::PtrVal& pv, bo
 
 void Exec::note(FindingKind kind, const Step& s, int param, int64_t lane, const ir::Shape& tile, int64_t offset,
                 int64_t other_linear, const BlockDetail& block) {
-  ProgramLog& lg = log();
-  int idx = step_index(s);
   // Block-pointer findings are kept apart per dim: each asks for its own
   // boundary_check entry, which the message names (the viewer shows it).
   std::string message;
@@ -104,6 +103,20 @@ void Exec::note(FindingKind kind, const Step& s, int param, int64_t lane, const 
     message = std::string(s.op == ir::Op::Load ? "load" : "store") + " through a block pointer outside its shape on dim " +
               d + ", which is not boundary-checked; add boundary_check=(" + d + ",) to mask those lanes";
   }
+  record(kind, s, param, message, lane, tile, offset, other_linear, block);
+  if (L_.strict) throw StopAtFinding{};
+}
+
+void Exec::note_value(FindingKind kind, const Step& s, int64_t lane, const ir::Shape& tile, const std::string& message,
+                      const std::function<std::string()>& detail) {
+  if (FindingExample* e = record(kind, s, -1, message, lane, tile, 0, -1, BlockDetail{})) e->detail = detail();
+  if (L_.strict) throw StopAtFinding{};
+}
+
+FindingExample* Exec::record(FindingKind kind, const Step& s, int param, const std::string& message, int64_t lane,
+                             const ir::Shape& tile, int64_t offset, int64_t other_linear, const BlockDetail& block) {
+  ProgramLog& lg = log();
+  int idx = step_index(s);
   RawFinding* f = nullptr;
   for (RawFinding& r : lg.findings)
     if (r.kind == kind && r.step == idx && r.param == param && r.message == message) f = &r;
@@ -112,6 +125,7 @@ void Exec::note(FindingKind kind, const Step& s, int param, int64_t lane, const 
     f = &lg.findings.back();
   }
   ++f->lanes;
+  FindingExample* kept = nullptr;
   if (f->examples.size() < 4) {
     FindingExample e;
     e.pid = pid_;
@@ -124,8 +138,9 @@ void Exec::note(FindingKind kind, const Step& s, int param, int64_t lane, const 
     e.extent = block.extent;
     e.event = traced_ && !lg.events.empty() ? static_cast<int>(lg.events.size()) - 1 : -1;
     f->examples.push_back(std::move(e));
+    kept = &f->examples.back();
   }
-  if (L_.strict) throw StopAtFinding{};
+  return kept;
 }
 
 void Exec::check_block_shape(const Step& s, const eval::PtrVal* p, const uint8_t* mask) {
@@ -229,6 +244,7 @@ void Exec::memory_lanes(const Step& s) {
     }
     std::byte* addr = bv.data + pv.off * static_cast<int64_t>(ES);
     if constexpr (kLoad) {
+      if (bv.seen) mark_read(bv.seen, pv.off);
       if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
     } else if constexpr (OP == Op::Store) {
@@ -282,7 +298,7 @@ void Exec::memory_lanes(const Step& s) {
       }
       return i;
     };
-    first_general = b0.wrote || b0.written ? fast.template operator()<true>() : fast.template operator()<false>();
+    first_general = b0.wrote || b0.written || b0.seen ? fast.template operator()<true>() : fast.template operator()<false>();
   }
 
   for (int64_t i = first_general; i < n; ++i) {

@@ -161,6 +161,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   L.record_values = opt.record_store_values;
   L.strict = opt.strict;
   L.track_values = opt.track_values;
+  L.check_unread_inputs = opt.check_unread_inputs;
   L.prepare();
 
   const int64_t n = grid.count();
@@ -266,6 +267,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   }
   L.merge_logs(result, trace.get(), opt.trace_budget_bytes);
   L.add_never_written(result);
+  L.add_never_read(result);
   result.locations = L.locations;
   result.kernel_name = k.name;
   {

@@ -55,6 +55,13 @@ struct RunOptions {
   // out-of-bounds loads) through arithmetic to the reductions, dots and
   // stores they reach.
   bool track_values = true;
+  // Report elements of inputs (pointer parameters the kernel never stores
+  // to) that no program read (FindingKind::InputNeverRead). Off by default:
+  // a buffer a kernel only reads is not always meant to be read whole (a
+  // slice, a lookup table); the puzzle harness, whose inputs are, and API
+  // launches that declare parameter roles turn it on. Costs a byte per
+  // input element.
+  bool check_unread_inputs = false;
   // Names for the kernel's parameters in reports (else the KernelDef's,
   // else buffers' own names, else argN).
   std::vector<std::string> param_names;

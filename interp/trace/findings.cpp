@@ -6,8 +6,26 @@
 
 namespace tl {
 
+// Errors are bugs by any reading: a result Triton leaves undefined (an
+// over-wide shift, a float -> int conversion out of range) or an index that
+// wrapped. Warnings are legal but suspicious: tl:: defines what an integer
+// narrowing does (keep the low bits) and packing code truncates on purpose;
+// f16 overflow to inf is IEEE behaviour; an input partly unread may be
+// intended (a kernel that only needs a slice).
 const char* finding_severity(FindingKind k) {
-  return k == FindingKind::NeverWritten || k == FindingKind::RuntimeIssue ? "warning" : "error";
+  switch (k) {
+    case FindingKind::NeverWritten:
+    case FindingKind::RuntimeIssue:
+    case FindingKind::LossyIntCast:
+    case FindingKind::FloatCastOverflow:
+    case FindingKind::InputNeverRead: return "warning";
+    default: return "error";
+  }
+}
+
+bool is_value_finding(FindingKind k) {
+  return k == FindingKind::IndexOverflow || k == FindingKind::ShiftOutOfRange || k == FindingKind::LossyIntCast ||
+         k == FindingKind::FloatToIntOutOfRange || k == FindingKind::FloatCastOverflow;
 }
 
 FindingContext context_of(const RunResult& r) { return FindingContext{r.kernel_name, &r.locations, &r.buffers}; }
@@ -39,8 +57,12 @@ std::string headline(const Finding& f, const TraceBuffer* b, const FindingContex
   const std::string bn = b ? b->name : "?";
   const FindingExample* e = f.examples.empty() ? nullptr : &f.examples.front();
   std::string at = e && e->pid[0] >= 0 ? " in program " + pid_str(e->pid) : "";
-  std::string lane = e && e->lane >= 0 ? ", lane " + list(e->lane_index) : "";
+  // A 0-d value (pid * S) has one lane and no index to show.
+  std::string lane = e && e->lane >= 0 && !(is_value_finding(f.kind) && e->lane_index.empty())
+                         ? ", lane " + list(e->lane_index)
+                         : "";
   std::string idx = b && e ? element_index(*b, e->offset) : "";
+  const std::string detail = e ? e->detail : "";
   switch (f.kind) {
     case FindingKind::OutOfBoundsLoad:
     case FindingKind::OutOfBoundsStore:
@@ -80,6 +102,23 @@ std::string headline(const Finding& f, const TraceBuffer* b, const FindingContex
     case FindingKind::NeverWritten:
       return plural(f.lanes, "element", "elements") + " of " + bn + " never written by kernel '" + c.kernel + "'" +
              (e ? ", first " + bn + element_index(*b, e->offset) : "");
+    case FindingKind::InputNeverRead:
+      // The message is the unread region, "x[:, 192:200]" (exact) or
+      // "within x[0:4, 100:200]" (its bounding box).
+      return plural(f.lanes, "element", "elements") + " of input " + bn + " never read by kernel '" + c.kernel +
+             "': " + f.message;
+    case FindingKind::IndexOverflow:
+      return "integer overflow in " + f.message + " feeding a pointer offset" + at + lane + ": " + detail;
+    case FindingKind::ShiftOutOfRange:
+      return "shift count out of range in " + f.message + at + lane + ": " + detail +
+             " (undefined in Triton; tl:: clamps as PTX does)";
+    case FindingKind::LossyIntCast:
+      return "conversion " + f.message + " changes the value" + at + lane + ": " + detail;
+    case FindingKind::FloatToIntOutOfRange:
+      return "conversion " + f.message + " of a value it cannot hold" + at + lane + ": " + detail +
+             " (undefined in Triton; tl:: saturates, NaN gives 0)";
+    case FindingKind::FloatCastOverflow:
+      return "conversion " + f.message + " overflows to inf" + at + lane + ": " + detail;
   }
   return "";
 }
@@ -111,11 +150,12 @@ std::string format_finding(const Finding& f, const FindingContext& c) {
   if (c.locations && f.loc >= 0 && f.loc < static_cast<int>(c.locations->size())) loc = (*c.locations)[f.loc];
   std::string out = format_diagnostic(loc, finding_severity(f.kind), headline(f, b, c));
   out += "\n  note: kernel '" + c.kernel + "', " + finding_kind_name(f.kind);
-  if (f.kind != FindingKind::NeverWritten && f.kind != FindingKind::RuntimeIssue)
+  if (f.kind != FindingKind::NeverWritten && f.kind != FindingKind::RuntimeIssue &&
+      f.kind != FindingKind::InputNeverRead)
     out += ": " + plural(f.lanes, "lane", "lanes") + " in " + plural(f.programs, "program", "programs");
   if (b) out += "\n  note: buffer " + buffer_desc(*b);
-  if (f.kind == FindingKind::NeverWritten) {
-    out += "\n  note: unwritten:";
+  if (f.kind == FindingKind::NeverWritten || f.kind == FindingKind::InputNeverRead) {
+    out += f.kind == FindingKind::NeverWritten ? "\n  note: unwritten:" : "\n  note: unread:";
     for (const FindingExample& e : f.examples) out += " " + (b ? b->name + element_index(*b, e.offset) : std::to_string(e.offset));
     if (f.lanes > static_cast<int64_t>(f.examples.size())) out += " ...";
     return out;
@@ -128,6 +168,7 @@ std::string format_finding(const Finding& f, const FindingContext& c) {
     if (b) out += ", offset " + std::to_string(e.offset) + (element_index(*b, e.offset).empty() ? "" : " " + b->name + element_index(*b, e.offset));
     if (e.other_pid[0] >= 0) out += " (with program " + pid_str(e.other_pid) + ")";
     if (e.dim >= 0) out += " (offset " + std::to_string(e.index) + " of shape " + std::to_string(e.extent) + " on dim " + std::to_string(e.dim) + ")";
+    if (!e.detail.empty()) out += ": " + e.detail;
   }
   return out;
 }

@@ -26,6 +26,9 @@ std::string format_finding(const Finding& f, const FindingContext& c);
 std::string format_findings(const std::vector<Finding>& fs, const FindingContext& c);
 // "error" for bugs, "warning" for what is legal but suspicious.
 const char* finding_severity(FindingKind k);
+// The kinds about a lane's value (overflow, shift count, conversions):
+// their examples carry `detail`.
+bool is_value_finding(FindingKind k);
 // The multi-index an element offset has in a buffer ("[2, 5]"), given its
 // shape and strides; "" when the offset is outside every index.
 std::string element_index(const TraceBuffer& b, int64_t offset);

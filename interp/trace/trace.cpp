@@ -36,6 +36,12 @@ const char* finding_kind_name(FindingKind k) {
     case FindingKind::RuntimeIssue: return "runtime issue";
     case FindingKind::NeverWritten: return "never written";
     case FindingKind::BlockPtrOutOfShape: return "block pointer outside its shape";
+    case FindingKind::IndexOverflow: return "integer overflow in index arithmetic";
+    case FindingKind::ShiftOutOfRange: return "shift count out of range";
+    case FindingKind::LossyIntCast: return "lossy integer conversion";
+    case FindingKind::FloatToIntOutOfRange: return "float-to-int conversion out of range";
+    case FindingKind::FloatCastOverflow: return "float conversion overflows to inf";
+    case FindingKind::InputNeverRead: return "input never read";
   }
   return "unknown";
 }

@@ -74,6 +74,14 @@ enum class FindingKind : uint8_t {
   RuntimeIssue,        // division by zero, over-wide shift, failed device_assert
   NeverWritten,        // elements of an unwritten buffer the kernel stores to, left unwritten
   BlockPtrOutOfShape,  // a block-pointer access reaches outside the pointer's shape on a dim not boundary-checked
+  // Issue 14: value bugs that stay in bounds. Each example's `detail`
+  // holds the lane's values ("2 * 1073741824 = 2147483648, wraps to ...").
+  IndexOverflow,         // signed integer + - * << that wrapped, on a value feeding a pointer offset
+  ShiftOutOfRange,       // a shift count negative or not below the bit width
+  LossyIntCast,          // an integer conversion that changes the value (drops set bits or flips the sign)
+  FloatToIntOutOfRange,  // a float -> int conversion of NaN or of a value outside the integer's range
+  FloatCastOverflow,     // a finite float converted to a narrower float (f16, bf16, f32) became inf
+  InputNeverRead,        // elements of an input (a buffer the kernel never stores to) that no program read
 };
 const char* finding_kind_name(FindingKind k);
 
@@ -87,6 +95,9 @@ struct FindingExample {
   // BlockPtrOutOfShape: the dim, the lane's index on it, the shape there.
   int dim = -1;
   int64_t index = 0, extent = 0;
+  // Value findings (IndexOverflow, ShiftOutOfRange, the casts): the
+  // lane's operands and result in words; "" for other kinds.
+  std::string detail;
 };
 
 // One finding per (op, kind), with counts and the first few examples.

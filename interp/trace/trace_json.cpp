@@ -71,6 +71,7 @@ Json encode_finding(const Finding& f) {
     // Block-pointer details only where there are some: older readers and
     // older traces never see or need them.
     if (x.dim >= 0) e["block"] = {{"dim", x.dim}, {"index", x.index}, {"extent", x.extent}};
+    if (!x.detail.empty()) e["detail"] = x.detail;  // value findings only
     examples.push_back(std::move(e));
   }
   return {{"kind", kind_name_or_unknown(f.kind)}, {"loc", f.loc}, {"buffer", f.buffer}, {"lanes", f.lanes},

@@ -47,6 +47,12 @@ inline const char* json_name(FindingKind k) {
     case FindingKind::RuntimeIssue: return "runtime_issue";
     case FindingKind::NeverWritten: return "never_written";
     case FindingKind::BlockPtrOutOfShape: return "block_ptr_out_of_shape";
+    case FindingKind::IndexOverflow: return "index_overflow";
+    case FindingKind::ShiftOutOfRange: return "shift_out_of_range";
+    case FindingKind::LossyIntCast: return "lossy_int_cast";
+    case FindingKind::FloatToIntOutOfRange: return "float_to_int_out_of_range";
+    case FindingKind::FloatCastOverflow: return "float_cast_overflow";
+    case FindingKind::InputNeverRead: return "input_never_read";
   }
   return nullptr;
 }

@@ -346,6 +346,8 @@ FindingExample read_example(const Json& v, const Path& p, const Trace& header, c
     x.index = read_int(member(b, bp, "index"), bp.field("index"), kInt64Min, kInt64Max);
     x.extent = read_int(member(b, bp, "extent"), bp.field("extent"), kInt64Min, kInt64Max);
   }
+  // Optional (value findings only; absent in traces from before them).
+  if (v.contains("detail")) x.detail = field(v, p, "detail", read_string);
   return x;
 }
 

@@ -39,7 +39,7 @@ BrokenKernel make_two_programs_same_rows() {
   b.puzzle_id = "long_sum";
   b.kernel = &kernel;
   b.expected = "write conflict on z[0] at the store: programs (1..3, 0, 0), each after the one before; "
-               "z[1..3] never written";
+               "z[1..3] never written; x[1:4, :] never read";
   b.source_file = __FILE__;
   return b;
 }

@@ -9,7 +9,8 @@ constexpr const char* kExplanation =
     "range(0, T - B1, B1) stops one block early: with T = 200 and B1 = 32 it visits columns 0..191 and "
     "never the tail 192..199. (Its cousin T / B1 * B1 drops the same partial block.) The loop is meant to "
     "run to T and let the mask handle the last, partial block. Every access is in bounds and masked, so "
-    "the sanitizer finds nothing; the comparison does: every row's sum misses its last 8 values, so all "
+    "the sanitizer's only word is a warning that x[:, 192:200] was never read; the comparison shows the "
+    "damage: every row's sum misses its last 8 values, so all "
     "four outputs are wrong. Fix: tl::range(0, T, B1) with the column mask off_j < T.";
 
 // Puzzle 7's solution with its loop ending one block early.
@@ -37,7 +38,7 @@ BrokenKernel make_loop_bound_one_block_short() {
   b.explanation = kExplanation;
   b.puzzle_id = "long_sum";
   b.kernel = &kernel;
-  b.expected = "no sanitizer finding; all 4 outputs wrong (each row misses columns 192..199), "
+  b.expected = "input never read (a warning): x[:, 192:200]; all 4 outputs wrong (each row misses columns 192..199), "
                "owners (0..3, 0, 0)";
   b.source_file = __FILE__;
   return b;

@@ -18,5 +18,10 @@ BrokenKernel make_loop_bound_one_block_short();  // b10_loop_bound_one_block_sho
 BrokenKernel make_arange_not_power_of_two();     // b11_arange_not_power_of_two.cpp
 BrokenKernel make_dot_shape_mismatch();          // b12_dot_shape_mismatch.cpp
 BrokenKernel make_interleaved_wrong_row_stride();  // b13_interleaved_wrong_row_stride.cpp
+BrokenKernel make_fixed_point_index_overflow();  // b14_fixed_point_index_overflow.cpp
+BrokenKernel make_nibble_shift_in_bytes();       // b15_nibble_shift_in_bytes.cpp
+BrokenKernel make_pack_into_i8();                // b16_pack_into_i8.cpp
+BrokenKernel make_f16_exponentials();            // b17_f16_exponentials.cpp
+BrokenKernel make_codes_in_i8();                 // b18_codes_in_i8.cpp
 
 }  // namespace puzzles

@@ -23,6 +23,11 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_arange_not_power_of_two());
     v.push_back(make_dot_shape_mismatch());
     v.push_back(make_interleaved_wrong_row_stride());
+    v.push_back(make_fixed_point_index_overflow());
+    v.push_back(make_nibble_shift_in_bytes());
+    v.push_back(make_pack_into_i8());
+    v.push_back(make_f16_exponentials());
+    v.push_back(make_codes_in_i8());
     return v;
   }();
   return list;

@@ -107,6 +107,7 @@ py::dict finding_dict(const tl::Finding& f, const tl::FindingContext& c) {
     x["lane_index"] = e.lane_index;
     x["offset"] = e.offset;
     x["other_pid"] = py::make_tuple(e.other_pid[0], e.other_pid[1], e.other_pid[2]);
+    if (!e.detail.empty()) x["detail"] = e.detail;  // value findings: the lane's operands and result
     examples.append(x);
   }
   d["examples"] = examples;

@@ -22,6 +22,7 @@
 #include <array>
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <source_location>
@@ -55,17 +56,28 @@ struct Dim {
   std::string parameter;
 };
 
+// What a kernel does with a tl::Ptr parameter's buffer, when declared. A
+// launch in which any parameter declares a role checks each promise:
+enum class Role {
+  Unspecified,  // no promise, nothing checked
+  In,           // read: elements no program read are a warning (input never read)
+  Out,          // written: the host's values are not input; elements never
+                // written are a warning, reads before any write an error
+  InOut,        // read and written: as In for the reads, nothing for the writes
+};
+
 // What a kernel parameter is called and, for a tl::Ptr, what buffer it
 // takes. A launch whose buffer has another dtype or shape is refused with a
 // diagnostic at the launch line, before the kernel runs.
 struct Param {
   Param(const char* name) : name(name) {}
   Param(std::string name) : name(std::move(name)) {}
-  Param(std::string name, DType dtype, std::vector<Dim> shape = {})
-      : name(std::move(name)), dtype(dtype), shape(std::move(shape)) {}
+  Param(std::string name, DType dtype, std::vector<Dim> shape = {}, Role role = Role::Unspecified)
+      : name(std::move(name)), dtype(dtype), shape(std::move(shape)), role(role) {}
   std::string name;
   std::optional<DType> dtype;  // pointers: the buffer's dtype; unset: any
   std::vector<Dim> shape;      // pointers: the buffer's shape; empty: any
+  Role role = Role::Unspecified;
 };
 
 // A kernel function and (optionally) its parameters' names and contracts,
@@ -154,6 +166,15 @@ struct Options {
   // Also time the GPU kernel (CUDA events, median of gpu_timing_runs).
   bool gpu_time = false;
   int gpu_timing_runs = 20;
+  // An optional reference check: given copies of the buffer arguments as
+  // they were before the launch (in parameter order), compute in them what
+  // each buffer should hold afterwards (outputs filled, inputs left as they
+  // are). Result::reference then holds every buffer's diff against the
+  // launch, each mismatch with the program and lane that stored it. An
+  // element matches when |found - expected| <= atol + rtol * |expected|
+  // (NaN matches NaN).
+  std::function<void(std::vector<Buffer>& expected)> reference;
+  double reference_rtol = 1e-5, reference_atol = 1e-6;
 };
 
 struct BufferComparison {
@@ -172,6 +193,27 @@ struct GpuReport {
   double median_ms = 0;
 };
 
+// One element that differs from the reference.
+struct Mismatch {
+  std::vector<int64_t> index;  // in the buffer's shape
+  double expected = 0, found = 0;
+  // The program and lane whose store left `found` there; program
+  // {-1, -1, -1} when no store did (never written, or not traced: a
+  // launch past the trace's byte budget).
+  Program program{-1, -1, -1};
+  std::vector<int64_t> lane;   // the lane's index in that store's tile
+  int line = 0;                // the store's kernel line
+};
+
+// A buffer against its reference (Options::reference).
+struct BufferDiff {
+  std::string name;
+  int64_t total = 0, mismatch_count = 0;
+  double max_abs_diff = 0;
+  std::vector<Mismatch> first;  // the first mismatches in row-major order (up to 10)
+  bool pass() const { return mismatch_count == 0; }
+};
+
 struct Result {
   // A kernel that does not build or a launch that does not fit it, as a
   // compiler would say it ("file:line:col: error: ..."); "" when it ran.
@@ -184,9 +226,11 @@ struct Result {
   std::shared_ptr<tl::Trace> trace;  // null unless traced
   std::string printed;              // tl::print output, in program order
   std::optional<GpuReport> gpu;     // with gpu_compare or gpu_time
+  std::vector<BufferDiff> reference;  // with Options::reference: every buffer argument, in order
   tl::RunResult run;                // everything the interpreter returned
 
-  // Ran, no findings, and the GPU (where it ran and compared) agrees.
+  // Ran, no findings, the GPU (where it ran and compared) agrees, and every
+  // buffer matches the reference (where one was given).
   bool ok() const;
   // What a person reads: the error, or the findings and the GPU comparison.
   std::string report() const;
