@@ -13,6 +13,8 @@ its puzzle beside the C++ kernel and compares the findings.
 
 TWINS maps each C++ broken kernel's name to its twin.
 """
+import numpy as np
+
 import tilescope.language as tl
 from tilescope import jit
 
@@ -236,7 +238,123 @@ def interleaved_wrong_row_stride(a_ptr, bit_ptr, d_ptr, M, N, K, BM: tl.constexp
     tl.store(d_ptr + rows[:, None] * N + cols[None, :], tl.sigmoid(left) * tl.tanh(right), mask=row_ok[:, None] & (cols < N)[None, :])
 
 
+# b14 (puzzle 2): a fixed-point index scale whose i32 product wraps.
+@jit
+def fixed_point_index_overflow(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    off_z = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask = off_z < N0
+    off_x = (off_z * (N0 << 16) // N0) >> 16  # BUG: off_z * (N0 << 16) wraps in i32 once off_z * N0 >= 2^15
+    xv = tl.load(x_ptr + off_x, mask=mask)
+    tl.store(z_ptr + off_z, xv + 10.0, mask=mask)
+
+
+# b15 (puzzle 12): 8-bit shifts for 4-bit codes.
+@jit
+def nibble_shift_in_bytes(scale_ptr, offset_ptr, weight_ptr, activation_ptr, z_ptr, N0, N1, MID,
+                          B0: tl.constexpr, B1: tl.constexpr, B_MID: tl.constexpr):
+    off_j = tl.program_id(0) * B0 + tl.arange(0, B0)
+    off_k = tl.program_id(1) * B1 + tl.arange(0, B1)
+    mask_j = off_j < N0
+    mask_k = off_k < N1
+    nibble_shifts = tl.arange(0, FPINT) * 8  # BUG: 8 bits a code, but the codes are BITS = 4 bits wide
+    acc = tl.zeros((B0, B1), dtype=tl.float32)
+    for l in range(0, MID, B_MID):
+        off_w = l // FPINT + tl.arange(0, B_MID // FPINT)
+        mask_w = mask_j[:, None] & (off_w[None, :] < MID // FPINT)
+        words = tl.load(weight_ptr + off_j[:, None] * (MID // FPINT) + off_w[None, :], mask=mask_w, other=0)
+        unpacked = (tl.expand_dims(words, 2) >> nibble_shifts) & NIBBLE_MASK
+        codes = tl.reshape(unpacked, (B0, B_MID))
+
+        off_g = l // GROUP + tl.arange(0, B_MID // GROUP)
+        mask_g = mask_j[:, None] & (off_g[None, :] < MID // GROUP)
+        sc = tl.load(scale_ptr + off_j[:, None] * (MID // GROUP) + off_g[None, :], mask=mask_g, other=0.0)
+        shift_words = tl.load(offset_ptr + off_j[:, None] * (MID // (GROUP * FPINT)) + (off_g // FPINT)[None, :],
+                              mask=mask_g, other=0)
+        shifts = (shift_words >> ((off_g % FPINT) * BITS)[None, :]) & NIBBLE_MASK
+
+        grouped = tl.reshape(codes, (B0, B_MID // GROUP, GROUP))
+        dq = tl.expand_dims(sc, 2) * (grouped - tl.expand_dims(shifts, 2)).to(tl.float32)
+        w_tile = tl.reshape(dq, (B0, B_MID))
+
+        off_l = l + tl.arange(0, B_MID)
+        a_mask = (off_l[:, None] < MID) & mask_k[None, :]
+        av = tl.load(activation_ptr + off_l[:, None] * N1 + off_k[None, :], mask=a_mask, other=0.0)
+        acc = tl.dot(w_tile, av, acc)
+    tl.store(z_ptr + off_j[:, None] * N1 + off_k[None, :], acc, mask=mask_j[:, None] & mask_k[None, :])
+
+
+# 0.5f - 1e-6f as C++ computes it in float (a double 0.5 - 1e-6 may round
+# to another f32).
+ROUND_BIAS: tl.constexpr = float(np.float32(0.5) - np.float32(1e-6))
+
+
+# b16 (example e2): two-bit fields summed into an i8.
+@jit
+def pack_into_i8(X, P, S, Mn, R, GROUP: tl.constexpr, BITS: tl.constexpr):
+    VPW: tl.constexpr = 32 // BITS
+    NWORDS: tl.constexpr = GROUP // VPW
+    QMAX: tl.constexpr = (1 << BITS) - 1
+    row = tl.program_id(0)
+    w = tl.arange(0, NWORDS)
+    j = tl.arange(0, VPW)
+    # The row as [NWORDS, VPW]: element (w, j) is value j of word w.
+    x = tl.load(X + row * GROUP + w[:, None] * VPW + j[None, :]).to(tl.float32)
+    xmin = tl.min(x)
+    range_ = tl.max(x) - xmin
+    scale = tl.where(range_ > 0.0, range_ / QMAX, 1.0)
+    tl.store(S + row, scale)
+    tl.store(Mn + row, xmin)
+    q = ((x - xmin) / scale + ROUND_BIAS).to(tl.int32)
+    q = tl.minimum(tl.maximum(q, 0), QMAX)
+    fields = (q << (j * BITS)[None, :]).to(tl.int8)  # BUG: an i8 holds 4 two-bit codes, the word has 16
+    words = tl.sum(fields, axis=1)
+    tl.store(P + row * NWORDS + w, words)
+
+
+# b17 (puzzle 8, set 8d): exponentials kept in f16 overflow to inf.
+@jit
+def f16_exponentials(x_ptr, z_ptr, N0, T, B0: tl.constexpr, B1: tl.constexpr):
+    off_i = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask_i = off_i < N0
+    d = tl.zeros((B0,), dtype=tl.float32)
+    for j in range(0, T, B1):
+        off_j = j + tl.arange(0, B1)
+        mask = mask_i[:, None] & (off_j[None, :] < T)
+        xv = tl.load(x_ptr + off_i[:, None] * T + off_j[None, :], mask=mask, other=-float("inf"))
+        p = tl.exp2(xv * LOG2E).to(tl.float16)  # BUG: exp(x) passes f16's 65504 from x = 11.09; subtract the max
+        d += tl.sum(p.to(tl.float32), axis=1)
+    for j in range(0, T, B1):
+        off_j = j + tl.arange(0, B1)
+        mask = mask_i[:, None] & (off_j[None, :] < T)
+        off_2d = off_i[:, None] * T + off_j[None, :]
+        xv = tl.load(x_ptr + off_2d, mask=mask, other=-float("inf"))
+        tl.store(z_ptr + off_2d, tl.exp2(xv * LOG2E) / d[:, None], mask=mask)
+
+
+# b18 (example e2, set 8bit): 8-bit codes through an i8.
+@jit
+def codes_in_i8(X, P, S, Mn, R, GROUP: tl.constexpr, BITS: tl.constexpr):
+    VPW: tl.constexpr = 32 // BITS
+    NWORDS: tl.constexpr = GROUP // VPW
+    QMAX: tl.constexpr = (1 << BITS) - 1
+    row = tl.program_id(0)
+    w = tl.arange(0, NWORDS)
+    j = tl.arange(0, VPW)
+    # The row as [NWORDS, VPW]: element (w, j) is value j of word w.
+    x = tl.load(X + row * GROUP + w[:, None] * VPW + j[None, :]).to(tl.float32)
+    xmin = tl.min(x)
+    range_ = tl.max(x) - xmin
+    scale = tl.where(range_ > 0.0, range_ / QMAX, 1.0)
+    tl.store(S + row, scale)
+    tl.store(Mn + row, xmin)
+    q = ((x - xmin) / scale + ROUND_BIAS).to(tl.int8).to(tl.int32)  # BUG: 8-bit codes run to 255; an i8 stops at 127
+    q = tl.minimum(tl.maximum(q, 0), QMAX)
+    words = tl.sum(q << (j * BITS)[None, :], axis=1)  # disjoint bits: the sum is an OR
+    tl.store(P + row * NWORDS + w, words)
+
+
 TWINS = {k.__name__: k for k in [
     missing_load_mask, load_mask_not_store, off_by_one_mask, wrong_row_stride, wrong_program_id_axis,
     max_padded_lanes_win, two_programs_same_rows, read_output_before_write, signed_shift_no_mask,
-    loop_bound_one_block_short, arange_not_power_of_two, dot_shape_mismatch, interleaved_wrong_row_stride]}
+    loop_bound_one_block_short, arange_not_power_of_two, dot_shape_mismatch, interleaved_wrong_row_stride,
+    fixed_point_index_overflow, nibble_shift_in_bytes, pack_into_i8, f16_exponentials, codes_in_i8]}
