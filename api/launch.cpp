@@ -7,6 +7,7 @@
 #include "findings.h"
 #include "gpu_launch.h"
 #include "param_contract.h"
+#include "progress.h"
 #include "tilescope/tilescope.h"
 
 namespace tilescope {
@@ -34,6 +35,8 @@ std::string at_launch(const Kernel& k, const std::source_location& where, const 
 
 std::string options_problem(const Kernel& k, const Grid& grid, const Options& o) {
   const std::string who = "launch of kernel '" + k.name() + "': ";
+  if (o.max_steps < 0)
+    return who + "options.max_steps is " + std::to_string(o.max_steps) + "; use 0 for no budget or a positive count";
   if (o.threads < 0)
     return who + "options.threads is " + std::to_string(o.threads) + "; use 0 for all cores or a positive count";
   if (o.gpu_time && o.gpu_timing_runs < 1)
@@ -58,6 +61,8 @@ tl::RunOptions run_options(const Options& o) {
   r.trace_programs = o.trace_programs;
   r.strict = o.strict;
   r.threads = o.threads;
+  r.max_steps = o.max_steps;
+  r.cancel = o.cancel;
   return r;
 }
 
@@ -80,7 +85,11 @@ void run(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, const Op
   detail::Snapshot before;
   if (on_gpu) before = detail::snapshot_buffers(args);
   try {
-    r.run = tl::run(kernel.def(), grid, args, run_options(options));
+    tl::RunOptions ro = run_options(options);
+    if (options.progress == Options::Progress::Always ||
+        (options.progress == Options::Progress::Auto && tl::stderr_is_terminal()))
+      ro.progress = tl::stderr_progress(kernel.name());
+    r.run = tl::run(kernel.def(), grid, args, ro);
   } catch (const tl::BuildError& e) {
     // Already "file:line:col: error: ..." at the kernel's own line.
     r.error = std::string(e.what()) + "\n" +
@@ -93,9 +102,17 @@ void run(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, const Op
   r.findings = r.run.findings;
   r.findings_text = tl::format_findings(r.findings, tl::context_of(r.run));
   r.stopped = r.run.stopped;
+  r.interrupted = r.run.interrupted;
   r.trace = r.run.trace;
   r.printed = r.run.printed;
-  if (on_gpu) r.gpu = detail::run_and_compare_on_gpu(kernel, grid, args, before, options);
+  // A launch cut short (runaway loop, cancel) would hang or differ on the
+  // GPU too: there is nothing to compare.
+  if (on_gpu && (r.run.interrupted || r.run.budget_exceeded)) {
+    r.gpu = GpuReport{};
+    r.gpu->error = "not run: the interpreter's launch was cut short";
+  } else if (on_gpu) {
+    r.gpu = detail::run_and_compare_on_gpu(kernel, grid, args, before, options);
+  }
 }
 
 }  // namespace
@@ -117,7 +134,7 @@ Result launch(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, con
 }
 
 bool Result::ok() const {
-  return error.empty() && findings.empty() && (!gpu || !gpu->ran || gpu->buffers.empty() || gpu->matches);
+  return error.empty() && findings.empty() && !interrupted && (!gpu || !gpu->ran || gpu->buffers.empty() || gpu->matches);
 }
 
 std::string Result::report() const {
@@ -125,6 +142,9 @@ std::string Result::report() const {
   std::string out = findings.empty() ? "kernel '" + run.kernel_name + "': no findings\n" : findings_text;
   if (!out.empty() && out.back() != '\n') out += "\n";
   if (stopped) out += "note: strict mode stopped the launch at the first finding\n";
+  if (interrupted)
+    out += "note: the launch was interrupted after " + std::to_string(run.programs_run) +
+           " programs; the findings cover those\n";
   if (gpu) {
     if (!gpu->ran) {
       out += "GPU: did not run: " + gpu->error + "\n";

@@ -175,7 +175,7 @@ TEST_CASE("malformed trace JSON: programs and findings", "[trace]") {
     CHECK(error_of(j) == "trace JSON: findings[0].kind: unknown finding kind \"race\" (expected one of: "
                          "out_of_bounds_load, out_of_bounds_store, write_conflict, read_write_race, "
                          "uninitialized_read, undefined_value_used, poison_stored, runtime_issue, never_written, "
-                         "block_ptr_out_of_shape)");
+                         "block_ptr_out_of_shape, step_budget_exceeded)");
   }
   SECTION("an example's optional block-pointer detail, when present, is complete") {
     j["findings"][0]["examples"][0]["block"] = json{{"dim", 1}, {"index", 130}, {"extent", 128}};

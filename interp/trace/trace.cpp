@@ -36,6 +36,7 @@ const char* finding_kind_name(FindingKind k) {
     case FindingKind::RuntimeIssue: return "runtime issue";
     case FindingKind::NeverWritten: return "never written";
     case FindingKind::BlockPtrOutOfShape: return "block pointer outside its shape";
+    case FindingKind::StepBudgetExceeded: return "step budget exceeded";
   }
   return "unknown";
 }

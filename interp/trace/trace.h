@@ -74,6 +74,7 @@ enum class FindingKind : uint8_t {
   RuntimeIssue,        // division by zero, over-wide shift, failed device_assert
   NeverWritten,        // elements of an unwritten buffer the kernel stores to, left unwritten
   BlockPtrOutOfShape,  // a block-pointer access reaches outside the pointer's shape on a dim not boundary-checked
+  StepBudgetExceeded,  // a program ran past the step budget (a runaway loop); the launch was stopped
 };
 const char* finding_kind_name(FindingKind k);
 

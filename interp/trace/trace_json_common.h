@@ -47,6 +47,7 @@ inline const char* json_name(FindingKind k) {
     case FindingKind::RuntimeIssue: return "runtime_issue";
     case FindingKind::NeverWritten: return "never_written";
     case FindingKind::BlockPtrOutOfShape: return "block_ptr_out_of_shape";
+    case FindingKind::StepBudgetExceeded: return "step_budget_exceeded";
   }
   return nullptr;
 }

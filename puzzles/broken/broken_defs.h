@@ -18,5 +18,6 @@ BrokenKernel make_loop_bound_one_block_short();  // b10_loop_bound_one_block_sho
 BrokenKernel make_arange_not_power_of_two();     // b11_arange_not_power_of_two.cpp
 BrokenKernel make_dot_shape_mismatch();          // b12_dot_shape_mismatch.cpp
 BrokenKernel make_interleaved_wrong_row_stride();  // b13_interleaved_wrong_row_stride.cpp
+BrokenKernel make_runaway_loop();                // b14_runaway_loop.cpp (hidden)
 
 }  // namespace puzzles
