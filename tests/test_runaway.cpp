@@ -174,7 +174,7 @@ TEST_CASE("a cancel flag stops a launch: before it starts, or part-way from anot
     cancel = false;
     CHECK(r.interrupted);
     CHECK_FALSE(r.budget_exceeded);
-    CHECK(r.programs_run >= 1);
+    // On a loaded machine the flag may even come before the first claim.
     CHECK(r.programs_run <= 8);
   }
 }

@@ -2,7 +2,7 @@
 // Internal to interp/.
 #pragma once
 #include <atomic>
-#include <map>
+#include <deque>
 #include <cstdlib>
 #include <unordered_set>
 #include <memory>
@@ -164,7 +164,13 @@ struct LaunchState {
     int64_t budget = 0, used = 0;
     int64_t frontier = 0;  // programs [0, frontier) are merged
     bool trace_stopped = false;
-    std::map<int64_t, std::unique_ptr<ProgramLog>> pending;  // done, ahead of the frontier
+    // Programs frontier, frontier + 1, ...: done (log possibly null) or
+    // still running. A deque: no allocation per program.
+    struct Slot {
+      bool done = false;
+      std::unique_ptr<ProgramLog> log;
+    };
+    std::deque<Slot> window;
     std::vector<std::array<int64_t, 3>> last_program;         // per finding
   };
   MergeState merge_;

@@ -110,14 +110,13 @@ void LaunchState::begin_merge(RunResult& r, Trace* t, int64_t budget) {
 
 void LaunchState::deposit(int64_t linear, std::unique_ptr<ProgramLog> log) {
   MergeState& m = merge_;
-  if (linear != m.frontier) {
-    m.pending.emplace(linear, std::move(log));
-    return;
-  }
-  merge_one(linear, log.get());
-  ++m.frontier;
-  for (auto it = m.pending.begin(); it != m.pending.end() && it->first == m.frontier; it = m.pending.erase(it)) {
-    merge_one(it->first, it->second.get());
+  const size_t k = static_cast<size_t>(linear - m.frontier);
+  if (k >= m.window.size()) m.window.resize(k + 1);
+  m.window[k].done = true;
+  m.window[k].log = std::move(log);
+  while (!m.window.empty() && m.window.front().done) {
+    merge_one(m.frontier, m.window.front().log.get());
+    m.window.pop_front();
     ++m.frontier;
   }
 }
@@ -153,7 +152,7 @@ void LaunchState::merge_one(int64_t i, ProgramLog* lg) {
 
 void LaunchState::end_merge() {
   if (merge_.t) merge_.t->recorded_bytes = merge_.used;
-  merge_.pending.clear();
+  merge_.window.clear();
 }
 
 }  // namespace tl
