@@ -46,6 +46,7 @@ struct Case {
   const char* what;
   int64_t n, block;
   const tl::KernelDef& (*kernel)();
+  bool traced = false;
 };
 
 const std::vector<Case>& cases() {
@@ -53,6 +54,7 @@ const std::vector<Case>& cases() {
       {"copy64m", "copy of 64M f32 elements, B=1024 (65,536 programs)", int64_t{64} << 20, 1024, copy_def},
       {"programs1e7", "copy of 10^7 f32 elements, B=1 (10^7 programs)", 10'000'000, 1, copy_def},
       {"findings1e7", "10^7 programs with a finding each (2*10^7 elements, B=2)", 20'000'000, 2, undefined_def},
+      {"traced64m", "copy64m with a full trace (budget 256 MB)", int64_t{64} << 20, 1024, copy_def, true},
   };
   return list;
 }
@@ -80,7 +82,9 @@ void run_case(const Case& c, bool json) {
   const long before = current_rss_kb();
   const double buffers_mb = static_cast<double>(x.size_bytes() + z.size_bytes()) / (1 << 20);
   auto t0 = std::chrono::steady_clock::now();
-  tl::RunResult r = tl::run(c.kernel(), tl::Grid{(c.n + c.block - 1) / c.block}, {x, z, c.n, c.block});
+  tl::RunOptions o;
+  if (c.traced) o.trace = tl::TraceMode::Full;
+  tl::RunResult r = tl::run(c.kernel(), tl::Grid{(c.n + c.block - 1) / c.block}, {x, z, c.n, c.block}, o);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double peak_mb = static_cast<double>(peak_rss_kb()) / 1024;
   int64_t lanes = 0;

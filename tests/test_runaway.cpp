@@ -20,6 +20,7 @@
 #include "harness.h"
 #include "interpreter.h"
 #include "kernel.h"
+#include "tilescope/tilescope.h"
 #include "tl.h"
 #include "trace.h"
 
@@ -274,4 +275,27 @@ TEST_CASE("cli: Ctrl-C on a long check prints the report, writes the partial tra
   CHECK(t.kernel == "runaway_loop");
   CHECK_FALSE(t.programs.empty());
   std::remove(trace_path.c_str());
+}
+
+TEST_CASE("api: Options::max_steps and Options::cancel reach the interpreter; a cut-short launch is not ok()",
+          "[runaway][api]") {
+  const tilescope::Kernel kernel("long_for", long_for);
+  tilescope::Buffer x("x", tl::f32, {16}), z("z", tl::f32, {2 * 16});
+  tilescope::Options o;
+  o.max_steps = 10'000;
+  tilescope::Result r = tilescope::launch(kernel, {2}, {x, z, 2'000'000'000, 16}, o);
+  REQUIRE(r.error.empty());
+  REQUIRE_FALSE(r.findings.empty());
+  CHECK(r.findings[0].kind == tl::FindingKind::StepBudgetExceeded);
+  CHECK_FALSE(r.ok());
+  CHECK(r.findings_text.find("step budget of 10000 steps") != std::string::npos);
+  std::atomic<bool> cancel{true};
+  o.max_steps = 0;
+  o.cancel = &cancel;
+  r = tilescope::launch(kernel, {2}, {x, z, 2'000'000'000, 16}, o);
+  CHECK(r.interrupted);
+  CHECK_FALSE(r.ok());
+  CHECK(r.report().find("interrupted after 0 programs") != std::string::npos);
+  o.max_steps = -1;
+  CHECK(tilescope::launch(kernel, {2}, {x, z, 10, 16}, o).error.find("options.max_steps is -1") != std::string::npos);
 }
