@@ -8,6 +8,7 @@
 #include "gpu_launch.h"
 #include "param_contract.h"
 #include "reference_check.h"
+#include "progress.h"
 #include "tilescope/tilescope.h"
 
 namespace tilescope {
@@ -35,6 +36,8 @@ std::string at_launch(const Kernel& k, const std::source_location& where, const 
 
 std::string options_problem(const Kernel& k, const Grid& grid, const Options& o) {
   const std::string who = "launch of kernel '" + k.name() + "': ";
+  if (o.max_steps < 0)
+    return who + "options.max_steps is " + std::to_string(o.max_steps) + "; use 0 for no budget or a positive count";
   if (o.threads < 0)
     return who + "options.threads is " + std::to_string(o.threads) + "; use 0 for all cores or a positive count";
   if (o.gpu_time && o.gpu_timing_runs < 1)
@@ -59,6 +62,8 @@ tl::RunOptions run_options(const Options& o) {
   r.trace_programs = o.trace_programs;
   r.strict = o.strict;
   r.threads = o.threads;
+  r.max_steps = o.max_steps;
+  r.cancel = o.cancel;
   return r;
 }
 
@@ -90,6 +95,9 @@ void run(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, const Op
     if (ro.trace == tl::TraceMode::Off) ro.trace = tl::TraceMode::Full;
   }
   try {
+    if (options.progress == Options::Progress::Always ||
+        (options.progress == Options::Progress::Auto && tl::stderr_is_terminal()))
+      ro.progress = tl::stderr_progress(kernel.name());
     r.run = tl::run(kernel.def(), grid, args, ro);
   } catch (const tl::BuildError& e) {
     // Already "file:line:col: error: ..." at the kernel's own line.
@@ -106,10 +114,18 @@ void run(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, const Op
   r.stopped = r.run.stopped;
   if (options.reference)
     r.reference = detail::reference_diff(options, std::move(expected), args, r.run, r.run.trace.get());
+  r.interrupted = r.run.interrupted;
   r.trace = options.trace == Tracing::Off ? nullptr : r.run.trace;
   if (!r.trace) r.run.trace = nullptr;
   r.printed = r.run.printed;
-  if (on_gpu) r.gpu = detail::run_and_compare_on_gpu(kernel, grid, args, before, options);
+  // A launch cut short (runaway loop, cancel) would hang or differ on the
+  // GPU too: there is nothing to compare.
+  if (on_gpu && (r.run.interrupted || r.run.budget_exceeded)) {
+    r.gpu = GpuReport{};
+    r.gpu->error = "not run: the interpreter's launch was cut short";
+  } else if (on_gpu) {
+    r.gpu = detail::run_and_compare_on_gpu(kernel, grid, args, before, options);
+  }
 }
 
 }  // namespace
@@ -133,7 +149,7 @@ Result launch(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, con
 bool Result::ok() const {
   for (const BufferDiff& d : reference)
     if (!d.pass()) return false;
-  return error.empty() && findings.empty() && (!gpu || !gpu->ran || gpu->buffers.empty() || gpu->matches);
+  return error.empty() && findings.empty() && !interrupted && (!gpu || !gpu->ran || gpu->buffers.empty() || gpu->matches);
 }
 
 std::string Result::report() const {
@@ -142,6 +158,9 @@ std::string Result::report() const {
   if (!out.empty() && out.back() != '\n') out += "\n";
   if (stopped) out += "note: strict mode stopped the launch at the first finding\n";
   out += detail::format_reference(reference);
+  if (interrupted)
+    out += "note: the launch was interrupted after " + std::to_string(run.programs_run) +
+           " programs; the findings cover those\n";
   if (gpu) {
     if (!gpu->ran) {
       out += "GPU: did not run: " + gpu->error + "\n";

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "memory_bench.h"
 #include "inputs.h"
 #include "registry.h"
 
@@ -103,20 +104,63 @@ std::vector<AtScale> at_scale_cases() {
   return cases;
 }
 
+// The most steps any one program takes, over every puzzle and example at
+// every size set (benchmark sizes included) and the at-scale cases.
+int max_steps_report() {
+  int64_t most = 0;
+  std::string where;
+  auto note = [&](const tl::RunResult& r, const std::string& what) {
+    if (r.max_program_steps > most) {
+      most = r.max_program_steps;
+      where = what;
+    }
+  };
+  std::vector<const puzzles::Puzzle*> all;
+  for (const puzzles::Puzzle& p : puzzles::all_puzzles()) all.push_back(&p);
+  for (const puzzles::Puzzle& p : puzzles::all_examples()) all.push_back(&p);
+  for (const puzzles::Puzzle* pp : all)
+    for (const puzzles::SizeSet& set : pp->sets) {
+      const puzzles::Puzzle& p = *pp;
+      puzzles::RunBuffers b = puzzles::make_buffers(p, set, 0);
+      tl::RunResult r = tl::run(*p.solution, puzzles::grid_for(set), puzzles::launch_args(set, b));
+      std::printf("%-28s %-14s %12lld steps\n", p.id.c_str(), set.name.c_str(), static_cast<long long>(r.max_program_steps));
+      note(r, p.id + " " + set.name);
+    }
+  for (AtScale& c : at_scale_cases()) {
+    const puzzles::Puzzle* p = puzzles::find_puzzle(c.puzzle);
+    puzzles::RunBuffers b = puzzles::make_buffers(*p, c.set, 0);
+    tl::RunResult r = tl::run(*p->solution, puzzles::grid_for(c.set), puzzles::launch_args(c.set, b));
+    std::printf("%-43s %12lld steps\n", c.name, static_cast<long long>(r.max_program_steps));
+    note(r, c.name);
+  }
+  std::printf("\nmost steps in one program: %lld (%s); default budget %lld\n", static_cast<long long>(most),
+              where.c_str(), static_cast<long long>(tl::kDefaultMaxSteps));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int reps = 11;
-  bool json = false;
+  bool json = false, memory = false, steps = false;
+  const char* only = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json")) json = true;
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--memory")) memory = true;
+    else if (!std::strcmp(argv[i], "--case") && i + 1 < argc) only = argv[++i];
+    else if (!std::strcmp(argv[i], "--steps")) steps = true;
     else {
-      std::printf("usage: tilescope_interp_bench [--reps N] [--json]\n"
-                  "Times the interpreter on the puzzle suite and the at-scale cases of ANCHORS.md.\n");
+      std::printf("usage: tilescope_interp_bench [--reps N] [--json] | --memory [--case NAME] [--json] | --steps\n"
+                  "Times the interpreter on the puzzle suite and the at-scale cases of ANCHORS.md.\n"
+                  "--memory: peak RSS of untraced launches at real sizes (copy64m, programs1e7, findings1e7).\n"
+                  "--steps: the most steps one program takes in every puzzle, example and bench case\n"
+                  "(what the default step budget must stay far above).\n");
       return std::strcmp(argv[i], "--help") ? 2 : 0;
     }
   }
+  if (memory) return bench::memory_cases(only, json);
+  if (steps) return max_steps_report();
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::string js = "{\"cores\": " + std::to_string(cores) + ", \"suite\": {";
 

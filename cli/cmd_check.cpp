@@ -6,6 +6,8 @@
 #include "check_gpu.h"
 #include "commands.h"
 #include "harness.h"
+#include "interrupt.h"
+#include "progress.h"
 #include "puzzle_args.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -27,6 +29,9 @@ const std::vector<OptionSpec> kSpecs = {
     {"threads", true, "N", "interpreter threads (default: all cores)"},
     {"verbose", false, "", "details of every failing run and one line per run"},
     {"strict", false, "", "stop at the first sanitizer finding (exit status 3)"},
+    {"max-steps", true, "N", "steps one program may take before the launch stops as a runaway (default 2^27; 0: none)"},
+    {"progress", false, "", "report progress on stderr for launches over a second (default: when stderr is a terminal)"},
+    {"no-progress", false, "", "never report progress"},
     {"json", false, "", "print the reports as JSON"},
     {"gpu", false, "", "run on the GPU too and compare with the interpreter (CUDA back end)"},
     {"warps", true, "N", "with --gpu: warps per program (default 4)"},
@@ -45,7 +50,11 @@ void print_help() {
       "('tilescope list' names them) and shows what the sanitizer finds. Examples (e1_v1, e2, ...)\n"
       "run at their small sizes; their benchmark sizes (sets 'bench...') run only when named with\n"
       "--set, and are what --gpu adds (with the first seed only).\n"
-      "Exit status: 0 if every run passes, 1 if one fails, 3 if --strict stopped at a finding.\n\noptions:\n%s",
+      "A program that runs past --max-steps steps stops the launch with a finding naming its loop.\n"
+      "Ctrl-C stops the running launch at its next step, prints what it found so far and writes the\n"
+      "partial trace (with --trace); a second Ctrl-C kills at once.\n"
+      "Exit status: 0 if every run passes, 1 if one fails, 3 if --strict stopped at a finding,\n"
+      "130 if Ctrl-C stopped it.\n\noptions:\n%s",
       format_options(kSpecs).c_str());
 }
 
@@ -119,6 +128,12 @@ int cmd_check(int argc, char** argv, int first) {
   long long threads = args.int_value("threads", 0);
   if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
   opt.run.threads = static_cast<int>(threads);
+  const long long max_steps = args.int_value("max-steps", tl::kDefaultMaxSteps);
+  if (max_steps < 0) throw UsageError("--max-steps must be 0 (no budget) or positive");
+  opt.run.max_steps = max_steps;
+  opt.run.cancel = catch_sigint();
+  if (args.flag("progress") && args.flag("no-progress")) throw UsageError("--progress and --no-progress contradict");
+  const bool progress = args.flag("progress") || (!args.flag("no-progress") && tl::stderr_is_terminal());
   auto trace_file = args.value("trace");
   if (trace_file) {
     if (selected.size() != 1) throw UsageError("--trace writes one run's trace: name exactly one puzzle");
@@ -127,6 +142,8 @@ int cmd_check(int argc, char** argv, int first) {
     req.seed = static_cast<uint32_t>(args.int_value("trace-seed", opt.seeds.front()));
     if (!puzzles::find_set(*selected[0], req.set)) throw UsageError("--trace-set: no size set '" + req.set + "'");
     req.options.threads = opt.run.threads;
+    req.options.max_steps = opt.run.max_steps;
+    req.options.cancel = opt.run.cancel;
     opt.trace = req;
     if (opt.sets.size() == 1 && opt.sets[0] != req.set) opt.sets.push_back(req.set);
   }
@@ -151,16 +168,26 @@ int cmd_check(int argc, char** argv, int first) {
                     target.broken->explanation.c_str());
     }
     const tl::KernelDef& kernel = target.broken ? *target.broken->kernel : stub ? *p->stub : *p->solution;
+    if (progress) {
+      topt.run.progress = tl::stderr_progress(kernel.name());
+      if (topt.trace) topt.trace->options.progress = topt.run.progress;
+    }
     puzzles::PuzzleReport r = puzzles::check_kernel(*p, kernel, topt);
     all_pass &= r.pass;
     passed += r.pass;
     if (json) json_out += (json_out.size() > 1 ? ",\n" : "\n") + puzzles::report_to_json(r);
     else print_text(r, verbose, stub);
-    if (trace_file) {
+    if (trace_file && (r.trace || !r.interrupted)) {  // interrupted before the traced run: no trace
       if (!r.trace) throw std::runtime_error("the traced run did not produce a trace");
       tl::save_trace(*r.trace, *trace_file);
-      if (!json) std::printf("trace of set %s, seed %u written to %s\n", opt.trace->set.c_str(), opt.trace->seed,
-                             trace_file->c_str());
+      if (!json) std::printf("trace of set %s, seed %u written to %s%s\n", opt.trace->set.c_str(), opt.trace->seed,
+                             trace_file->c_str(), r.interrupted ? " (partial: interrupted)" : "");
+    }
+    if (r.interrupted) {
+      if (json) std::printf("%s\n]\n", json_out.c_str());
+      std::fflush(stdout);
+      std::fprintf(stderr, "tilescope check: interrupted (Ctrl-C); the findings above cover the programs that ran\n");
+      return kExitInterrupted;
     }
     if (opt.run.strict && has_findings(r)) {
       if (json) std::printf("%s\n]\n", json_out.c_str());

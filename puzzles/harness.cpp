@@ -198,15 +198,19 @@ PuzzleReport check_kernel(const Puzzle& p, const tl::KernelDef& kernel, const Ch
       const bool traced = opt.trace && opt.trace->set == set.name && opt.trace->seed == seed;
       RunReport run = run_kernel(p, kernel, set, seed, traced ? opt.trace->options : untraced, opt.max_mismatches);
       if (traced) report.trace = run.trace;
-      sr.pass &= run.passed();
+      // Cancelled (Ctrl-C): the run so far is reported, nothing more runs.
+      report.interrupted = opt.run.cancel && opt.run.cancel->load();
+      sr.pass &= run.passed() && !report.interrupted;
       sr.max_err = std::max(sr.max_err, run.err);
       report.failed_runs += run.passed() ? 0 : 1;
       ++report.runs;
       sr.runs.push_back(std::move(run));
+      if (report.interrupted) break;
     }
     report.pass &= sr.pass;
     report.max_err = std::max(report.max_err, sr.max_err);
     report.sets.push_back(std::move(sr));
+    if (report.interrupted) break;
   }
   // A check that ran nothing proves nothing.
   if (report.runs == 0) report.pass = false;

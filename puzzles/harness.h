@@ -34,7 +34,10 @@ struct TraceRequest {
 struct CheckOptions {
   std::vector<uint32_t> seeds{0, 1, 2};
   std::vector<std::string> sets;  // size set names to run ("canonical", "8d"); empty: all
-  tl::RunOptions run;             // options for every untraced run (its trace mode is ignored)
+  // Options for every untraced run (its trace mode is ignored). Its
+  // `cancel`, once set, also ends the check after the run it cut short
+  // (PuzzleReport::interrupted); the traced run's options need their own.
+  tl::RunOptions run;
   std::optional<TraceRequest> trace;
   size_t max_mismatches = 10;  // per run, listed in row-major order
 };

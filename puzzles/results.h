@@ -133,6 +133,7 @@ struct PuzzleReport {
   int runs = 0, failed_runs = 0;
   std::vector<SetReport> sets;
   std::shared_ptr<const tl::Trace> trace;  // the traced run's trace, if one was asked for
+  bool interrupted = false;  // CheckOptions::run.cancel stopped the check part-way
 };
 
 }  // namespace puzzles

@@ -2,6 +2,7 @@
 // register, reused from program to program on the same thread.
 #include "exec.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -80,13 +81,16 @@ void LaunchState::enable_conflict_detection(int workers) {
   for (Shadow& sh : shadows) {
     sh.wrote.resize(bufs.size());
     sh.read.resize(bufs.size());
-    sh.stamp.resize(bufs.size());
     for (size_t i = 0; i < bufs.size(); ++i) {
       if (!bufs[i] || !param_written[i]) continue;
       size_t n = static_cast<size_t>(bufs[i]->extent());
-      sh.wrote[i].reset(new uint32_t[n]());
-      sh.read[i].reset(new uint32_t[n]());
-      sh.stamp[i].reset(new uint32_t[n]());
+      auto records = [n] {
+        auto* p = static_cast<uint32_t*>(std::calloc(std::max<size_t>(n, 1), sizeof(uint32_t)));
+        if (!p) throw std::bad_alloc();
+        return Records(p);
+      };
+      sh.wrote[i] = records();
+      if (param_read[i]) sh.read[i] = records();
     }
   }
   // Two parameters bound to one buffer alias: conflicts between them are
@@ -106,7 +110,7 @@ bool LaunchState::cross_worker_conflict() const {
       int writers = 0, readers = 0;
       for (const Shadow& sh : shadows) {
         writers += sh.wrote[p][e] != 0;
-        readers += sh.read[p][e] != 0 && sh.wrote[p][e] == 0;
+        readers += sh.read[p] && sh.read[p][e] != 0 && sh.wrote[p][e] == 0;
       }
       // Two workers wrote it, or one wrote and another read it.
       if (writers > 1 || (writers == 1 && readers > 0)) return true;
@@ -125,121 +129,6 @@ int LaunchState::buffer_index(int param) const {
   int idx = 0;
   for (int i = 0; i < param; ++i) idx += bufs[i] != nullptr;
   return idx;
-}
-
-namespace {
-
-int location_index(const std::vector<SrcLoc>& locs, const SrcLoc& loc) {
-  for (size_t i = 0; i < locs.size(); ++i)
-    if (locs[i] == loc) return static_cast<int>(i);
-  return -1;
-}
-
-// Groups one program's raw findings into the launch's list: one finding per
-// (kind, op, buffer), counting lanes and programs, keeping the first examples.
-void group_findings(const LaunchState& L, ProgramLog& lg, bool events_kept, RunResult& r,
-                    std::vector<std::array<int64_t, 3>>& last_program) {
-  constexpr size_t kExamples = 5;
-  for (RawFinding& raw : lg.findings) {
-    int loc = raw.step >= 0 ? L.plan.steps[raw.step].loc : location_index(L.locations, raw.loc);
-    int buffer = L.buffer_index(raw.param);
-    Finding* f = nullptr;
-    for (Finding& g : r.findings)
-      if (g.kind == raw.kind && g.loc == loc && g.buffer == buffer && g.message == raw.message) f = &g;
-    if (!f) {
-      Finding g;
-      g.kind = raw.kind;
-      g.loc = loc;
-      g.buffer = buffer;
-      g.message = raw.message;
-      r.findings.push_back(std::move(g));
-      last_program.push_back({-1, -1, -1});
-      f = &r.findings.back();
-    }
-    f->lanes += raw.lanes;
-    // One program can raise the same finding from several ops on one line.
-    auto& last = last_program[static_cast<size_t>(f - r.findings.data())];
-    if (last != lg.pid) {
-      f->programs += 1;
-      last = lg.pid;
-    }
-    for (FindingExample& e : raw.examples) {
-      if (f->examples.size() >= kExamples) break;
-      if (!events_kept) e.event = -1;
-      f->examples.push_back(std::move(e));
-    }
-  }
-}
-
-}  // namespace
-
-void LaunchState::add_never_written(RunResult& r) const {
-  if (r.stopped) return;  // a strict stop leaves the rest unwritten by design
-  for (size_t p = 0; p < bufs.size(); ++p) {
-    const Buffer* b = bufs[p];
-    // Only buffers this kernel stores to: an input it merely reads is the
-    // host's business.
-    if (!b || !b->tracks_writes() || !param_written[p]) continue;
-    bool seen_before = false;  // one finding per buffer, even when bound twice
-    for (size_t q = 0; q < p; ++q) seen_before |= bufs[q] == b;
-    if (seen_before) continue;
-    const auto& w = b->written_map();
-    Finding f;
-    f.kind = FindingKind::NeverWritten;
-    f.buffer = buffer_index(static_cast<int>(p));
-    for (int64_t e = 0; e < static_cast<int64_t>(w.size()); ++e) {
-      if (w[e]) continue;
-      ++f.lanes;
-      if (f.examples.size() < 5) {
-        FindingExample ex;
-        ex.pid = {-1, -1, -1};
-        ex.offset = e;
-        f.examples.push_back(ex);
-      }
-    }
-    if (f.lanes == 0) continue;
-    // Point at the kernel's first store that may reach this buffer.
-    for (const Step& s : plan.steps)
-      if ((s.op == ir::Op::Store || s.op == ir::Op::AtomicAdd) && s.loc >= 0 &&
-          (p >= 64 || (provenance[s.a[0]] >> p) & 1)) {
-        f.loc = s.loc;
-        break;
-      }
-    r.findings.push_back(std::move(f));
-  }
-}
-
-void LaunchState::merge_logs(RunResult& r, Trace* t, int64_t budget) {
-  int64_t used = 0;
-  bool stopped = false;
-  std::vector<std::array<int64_t, 3>> last_program;  // per finding
-  for (size_t i = 0; i < logs.size(); ++i) {
-    ProgramLog* lg = logs[i].get();
-    if (!lg) {
-      if (t && !stopped && wants_trace(static_cast<int64_t>(i))) t->programs.push_back(ProgramTrace{pid_of(i), {}});
-      continue;
-    }
-    bool keep_events = t && !stopped && wants_trace(static_cast<int64_t>(i)) && lg->traced &&
-                       used + lg->trace_bytes <= budget;
-    group_findings(*this, *lg, keep_events, r, last_program);
-    r.stopped |= lg->stopped;
-    r.oob_loads += lg->oob_loads;
-    r.oob_stores += lg->oob_stores;
-    for (auto& o : lg->oob)
-      if (r.oob.size() < RunResult::kMaxOob) r.oob.push_back(std::move(o));
-    for (auto& is : lg->issues) r.issues.push_back(std::move(is));
-    r.printed += lg->printed;
-    if (!t || stopped || !wants_trace(static_cast<int64_t>(i))) continue;
-    if (!lg->traced || used + lg->trace_bytes > budget) {
-      stopped = true;
-      t->truncated = true;
-      continue;
-    }
-    used += lg->trace_bytes;
-    t->programs.push_back(ProgramTrace{lg->pid, std::move(lg->events)});
-  }
-  if (t) t->recorded_bytes = used;
-  logs.clear();
 }
 
 // ---- Exec ------------------------------------------------------------------
@@ -283,14 +172,63 @@ std::unique_ptr<ProgramLog> Exec::run_program(int64_t linear, bool traced) {
   log_.reset();
   if (traced) log().traced = true;
   std::fill(tainted_.begin(), tainted_.end(), 0);
+  loops_.clear();
+  steps_ = 0;
+  poll_at_ = 0;  // look at the flags before the first step
   try {
     run(0, static_cast<int>(L_.plan.steps.size()));
   } catch (const StopAtFinding&) {
     log().stopped = true;
     L_.stop = true;
+  } catch (const StopProgram&) {
+    log().interrupted = true;
+    L_.stop = true;
   }
+  steps_before_ += steps_;
+  LaunchState::WorkerSteps& ws = L_.worker_steps[worker_];
+  ws.total.store(steps_before_, std::memory_order_relaxed);
+  ws.max_program = std::max(ws.max_program, steps_);
   if (log_ && log_->empty()) log_.reset();
   return std::move(log_);
+}
+
+void Exec::poll() {
+  L_.worker_steps[worker_].total.store(steps_before_ + steps_, std::memory_order_relaxed);
+  if (L_.cancel_requested()) {
+    L_.cancelled = true;
+    throw StopProgram{};
+  }
+  if (L_.stop.load(std::memory_order_relaxed)) throw StopProgram{};
+  if (L_.max_steps > 0 && steps_ > L_.max_steps) step_budget_exceeded();
+  poll_at_ = steps_ + kPollSteps;
+  if (L_.max_steps > 0) poll_at_ = std::min(poll_at_, L_.max_steps + 1);
+}
+
+void Exec::step_budget_exceeded() {
+  // The loop to blame: the running one with the most trips so far (the
+  // outermost of equals), which is where the time went.
+  const ActiveLoop* blame = nullptr;
+  for (const ActiveLoop& l : loops_)
+    if (!blame || l.trips > blame->trips) blame = &l;
+  const Step& s = blame ? L_.plan.steps[blame->step] : L_.plan.steps.front();
+  std::string message;
+  if (blame) {
+    message = std::string(s.op == ir::Op::While ? "while" : "for") + " loop still running after " +
+              std::to_string(blame->trips) + (blame->trips == 1 ? " iteration" : " iterations") +
+              " when its program reached the step budget of " + std::to_string(L_.max_steps) +
+              " steps; the launch was stopped (raise the budget with --max-steps or max_steps if the kernel is "
+              "meant to run this long)";
+  } else {
+    message = "program reached the step budget of " + std::to_string(L_.max_steps) + " steps; the launch was stopped";
+  }
+  ProgramLog& lg = log();
+  RawFinding f{FindingKind::StepBudgetExceeded, step_index(s), -1, 1, {}, message, s.in->loc};
+  FindingExample e;
+  e.pid = pid_;
+  f.examples.push_back(e);
+  lg.findings.push_back(std::move(f));
+  L_.budget_exceeded = true;
+  throw StopProgram{};
 }
 
 void Exec::issue(const ir::Instr& in, const std::string& message, bool finding) {
@@ -309,7 +247,18 @@ void Exec::issue(const ir::Instr& in, const std::string& message, bool finding) 
 
 void Exec::trace_event(Event e) {
   ProgramLog& lg = log();
-  lg.trace_bytes += Trace::event_bytes(e);
+  if (lg.trace_over) return;
+  const int64_t bytes = Trace::event_bytes(e);
+  // Past the budget even on top of the programs merged so far (all before
+  // this one), this program cannot be kept whatever the others do: stop
+  // recording it instead of holding events the merge will drop.
+  if (lg.trace_bytes + bytes + L_.merged_trace_bytes.load(std::memory_order_relaxed) > L_.trace_budget) {
+    lg.trace_over = true;
+    lg.events.clear();
+    lg.events.shrink_to_fit();
+    return;
+  }
+  lg.trace_bytes += bytes;
   lg.events.push_back(std::move(e));
 }
 
@@ -317,15 +266,21 @@ void Exec::run(int begin, int end) {
   const Step* steps = L_.plan.steps.data();
   for (int i = begin; i < end;) {
     const Step& s = steps[i];
+    tick();
     if (s.op == ir::Op::For) {
       int64_t lo = scalar_int(s.a[0]), hi = scalar_int(s.a[1]), st = scalar_int(s.a[2]);
       if (st == 0) {
         issue(*s.in, "loop step is 0; the loop was skipped");
       } else {
+        loops_.push_back(ActiveLoop{i, 0});
+        const size_t depth = loops_.size() - 1;
         for (int64_t v = lo; st > 0 ? v < hi : v > hi; v += st) {
+          tick();  // an empty body still costs a step per trip
           eval::constant(s.out_dtype, v, 0, reg(s.dst));
           run(i + 1, s.end);
+          ++loops_[depth].trips;
         }
+        loops_.pop_back();
       }
       i = s.else_end;
     } else if (s.op == ir::Op::While) {
@@ -333,7 +288,10 @@ void Exec::run(int begin, int end) {
       // leaves true. A loop that never ends would hang the run: past
       // kMaxWhileIterations it is stopped and reported.
       int64_t iterations = 0;
+      loops_.push_back(ActiveLoop{i, 0});
+      const size_t depth = loops_.size() - 1;
       for (;;) {
+        tick();
         run(i + 1, s.end);
         if (!*as<uint8_t>(s.in->cond_reg)) break;
         if (++iterations > kMaxWhileIterations) {
@@ -342,7 +300,9 @@ void Exec::run(int begin, int end) {
           break;
         }
         run(s.end, s.else_end);
+        loops_[depth].trips = iterations;
       }
+      loops_.pop_back();
       i = s.else_end;
     } else if (s.op == ir::Op::If) {
       if (*as<uint8_t>(s.a[0])) run(i + 1, s.end);

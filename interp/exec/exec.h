@@ -3,6 +3,9 @@
 #pragma once
 #include <atomic>
 #include <functional>
+#include <deque>
+#include <cstdlib>
+#include <unordered_set>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -35,6 +38,14 @@ inline constexpr int64_t kMaxWhileIterations = int64_t{1} << 30;
 
 // Thrown inside a program in strict mode at its first finding.
 struct StopAtFinding {};
+// Thrown inside a program that must stop part-way: it reached the step
+// budget, or the launch was cancelled or stopped by another program's
+// budget. What it recorded so far is kept.
+struct StopProgram {};
+
+// Steps between two looks at the stop and cancel flags (and the budget):
+// about a millisecond at most, and no shared-memory traffic per step.
+inline constexpr int64_t kPollSteps = 1024;
 
 // What one program left behind: trace events, out-of-bounds lanes,
 // runtime issues and printed text. Null when a program left nothing.
@@ -49,9 +60,11 @@ struct ProgramLog {
   std::string printed;
   std::vector<RawFinding> findings;
   bool stopped = false;  // strict mode: this program hit the first finding
+  bool interrupted = false;  // stopped part-way (budget, cancel)
+  bool trace_over = false;   // stopped recording events: the trace budget would be exceeded
   bool empty() const {
     return events.empty() && oob_loads == 0 && oob_stores == 0 && issues.empty() && printed.empty() && !traced &&
-           findings.empty() && !stopped;
+           findings.empty() && !stopped && !interrupted;
   }
 };
 
@@ -67,6 +80,7 @@ struct LaunchState {
   TraceMode trace_mode = TraceMode::Off;
   std::set<int64_t> trace_set;
   bool record_values = true;
+  int64_t trace_budget = 0;  // bytes of events the trace may keep
   std::vector<SrcLoc> locations;  // the trace's location table
   Plan plan;
   std::vector<bool> param_written;                      // stores/atomics may reach it
@@ -82,19 +96,42 @@ struct LaunchState {
   bool track_values = true;
   bool check_unread_inputs = false;
   bool detect_details = false;  // sequential run: conflicts become findings
-  std::atomic<bool> stop{false};  // strict mode: a finding was hit
-  std::vector<std::unique_ptr<ProgramLog>> logs;        // per program, by linear id
+  std::atomic<bool> stop{false};  // strict mode: a finding was hit; or the launch must stop
+  int64_t max_steps = 0;             // per program; 0: none
+  const std::atomic<bool>* cancel = nullptr;
+  std::atomic<bool> cancelled{false};        // a worker saw `cancel` set
+  std::atomic<bool> budget_exceeded{false};  // a program reached max_steps
+  std::atomic<int64_t> programs_done{0};     // for progress reports
+  // Per worker: steps of finished programs plus the running one's at its
+  // last poll (progress), and the most steps one program took.
+  struct alignas(64) WorkerSteps {
+    std::atomic<int64_t> total{0};
+    int64_t max_program = 0;
+  };
+  std::unique_ptr<WorkerSteps[]> worker_steps;
+  bool cancel_requested() const { return cancel && cancel->load(std::memory_order_relaxed); }
+  // Bytes of the trace merged so far (programs kept): a program stops
+  // recording events once its own would take the trace past the budget
+  // on top of these (see Exec::trace_event).
+  std::atomic<int64_t> merged_trace_bytes{0};
 
   // Cross-program conflict detection for the parallel run. Each worker
   // thread keeps, per element of each written buffer, the last program of
   // its own that wrote it and that read it (plain memory, no atomics);
   // conflicts within a thread are seen on the spot, those across threads
   // by comparing the workers' records after the run.
+  //
+  // Memory: the records come from calloc, whose large blocks are fresh
+  // zero pages that cost nothing until written, so a worker pays only for
+  // the pages of elements its own programs touched (about 4 bytes per
+  // written element over all workers, not 4 per element per worker).
+  // `read` exists only for parameters the kernel also loads from.
+  struct FreeDeleter {
+    void operator()(uint32_t* p) const { std::free(p); }
+  };
+  using Records = std::unique_ptr<uint32_t[], FreeDeleter>;
   struct Shadow {
-    std::vector<std::unique_ptr<uint32_t[]>> wrote, read;  // per parameter
-    // The store execution that last wrote each element: two lanes of one
-    // store on one element are a conflict inside a single program.
-    std::vector<std::unique_ptr<uint32_t[]>> stamp;
+    std::vector<Records> wrote, read;  // per parameter
   };
   std::vector<Shadow> shadows;  // per worker
   bool detect_conflicts = false;
@@ -113,10 +150,16 @@ struct LaunchState {
   std::array<int64_t, 3> pid_of(int64_t linear) const {
     return {linear / (grid.y * grid.z), (linear / grid.z) % grid.y, linear % grid.z};
   }
-  // Concatenates the logs in program order into the result and the trace;
+  // Concatenates the programs' logs in program order into the result and
+  // the trace, each as soon as every earlier program has been deposited;
   // the trace stops (marked truncated) before the first program that would
   // take it past the byte budget. Findings are grouped by (op, kind).
-  void merge_logs(RunResult& r, Trace* t, int64_t budget);
+  // deposit() is called once per program that ran, under one lock.
+  void begin_merge(RunResult& r, Trace* t, int64_t budget);
+  void deposit(int64_t linear, std::unique_ptr<ProgramLog> log);  // log may be null
+  void end_merge();
+  // The trace is full: no later program can be kept (under deposit's lock).
+  bool trace_full() const { return merge_.trace_stopped; }
   // Elements of write-tracked buffers that the launch left unwritten.
   void add_never_written(RunResult& r) const;
   // Issue 14's value checks (exec_checks.cpp).
@@ -126,6 +169,25 @@ struct LaunchState {
   void add_never_read(RunResult& r) const;
   // The trace's buffer index of pointer parameter `param`.
   int buffer_index(int param) const;
+
+ private:
+  struct MergeState {
+    RunResult* r = nullptr;
+    Trace* t = nullptr;
+    int64_t budget = 0, used = 0;
+    int64_t frontier = 0;  // programs [0, frontier) are merged
+    bool trace_stopped = false;
+    // Programs frontier, frontier + 1, ...: done (log possibly null) or
+    // still running. A deque: no allocation per program.
+    struct Slot {
+      bool done = false;
+      std::unique_ptr<ProgramLog> log;
+    };
+    std::deque<Slot> window;
+    std::vector<std::array<int64_t, 3>> last_program;         // per finding
+  };
+  MergeState merge_;
+  void merge_one(int64_t linear, ProgramLog* log);
 };
 
 // A block-pointer finding's lane: the dim it is outside of, its index
@@ -142,6 +204,12 @@ class Exec {
 
  private:
   void run(int begin, int end);
+  // Counts one step; every kPollSteps it looks at the flags and budget.
+  void tick() {
+    if (++steps_ >= poll_at_) poll();
+  }
+  void poll();
+  [[noreturn]] void step_budget_exceeded();
   void step(const Step& s);
   // What memory ops need of each pointer parameter's buffer, fetched once.
   struct BufView {
@@ -150,7 +218,6 @@ class Exec {
     uint32_t* wrote = nullptr;  // this worker's conflict records, when detecting
     uint32_t* read = nullptr;
     uint8_t* written = nullptr;  // the buffer's written map, when tracked
-    uint32_t* stamp = nullptr;
     uint8_t* seen = nullptr;  // an input's read map (InputNeverRead)
   };
   void bind_buffers();
@@ -208,8 +275,20 @@ class Exec {
   std::vector<uint8_t> tainted_;
   std::unique_ptr<ProgramLog> log_;
   std::array<int64_t, 3> pid_{0, 0, 0};
+  // The loops running now, outermost first: their step and trip count.
+  struct ActiveLoop {
+    int step;
+    int64_t trips;
+  };
+  std::vector<ActiveLoop> loops_;
+  int64_t steps_ = 0, poll_at_ = 0;  // this program's steps; next poll
+  int64_t steps_before_ = 0;         // this worker's steps in earlier programs
   uint32_t me_ = 0;  // linear program id + 1
-  uint32_t store_stamp_ = 0;  // counts store executions on this worker
+  // Two active lanes of one store on one element: the keys (buffer,
+  // offset) of the store's lanes so far, kept only once they stop rising
+  // (a store's offsets almost always rise lane by lane, and rising keys
+  // cannot repeat).
+  std::unordered_set<uint64_t> store_keys_;
   bool traced_ = false;
 };
 

@@ -42,7 +42,6 @@ void Exec::bind_buffers() {
     if (L_.detect_conflicts && L_.param_written[i] && worker_ < static_cast<int>(L_.shadows.size())) {
       v.wrote = L_.shadows[worker_].wrote[i].get();
       v.read = L_.shadows[worker_].read[i].get();
-      v.stamp = L_.shadows[worker_].stamp[i].get();
     }
     if (b->tracks_writes()) v.written = b->written_map().data();
     if (i < L_.read_seen.size()) v.seen = L_.read_seen[i].get();
@@ -191,7 +190,10 @@ void Exec::memory_lanes(const Step& s) {
   std::byte* out = in.dst >= 0 ? reg(in.dst) : nullptr;
   if (traced_) record_memory_event(s, p, mask, value);
   if (!in.shape_dims.empty()) check_block_shape(s, p, mask);
-  if constexpr (OP == Op::Store) ++store_stamp_;
+  // Store lanes' keys while they rise; see store_keys_.
+  uint64_t last_key = 0;
+  bool keys_rising = true, have_key = false;
+  auto key_of = [](const eval::PtrVal& pv) { return (static_cast<uint64_t>(pv.buf) << 48) | static_cast<uint64_t>(pv.off); };
   const ir::Shape& tile = type(in.args[0]).shape;
   // Taint in: the stored values' (stores); out: the loaded lanes' (loads).
   const uint8_t* value_taint = !kLoad && L_.track_values && tainted(in.args[1]) ? taint(in.args[1]) : nullptr;
@@ -215,7 +217,8 @@ void Exec::memory_lanes(const Step& s) {
       // of the same element: their order on a GPU is undefined. Atomics
       // may meet each other freely, but not a plain store or load.
       uint32_t& w = bv.wrote[pv.off];
-      uint32_t& r = bv.read[pv.off];
+      uint32_t unread = 0;  // a buffer the kernel never loads keeps no read records
+      uint32_t& r = bv.read ? bv.read[pv.off] : unread;
       const uint32_t writer = w & ~kAtomicWriter;
       const bool clash = OP == Op::AtomicAdd ? (w && !(w & kAtomicWriter) && writer != me_) : (w && writer != me_);
       if (clash) {
@@ -248,12 +251,27 @@ void Exec::memory_lanes(const Step& s) {
       if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
     } else if constexpr (OP == Op::Store) {
-      if (bv.stamp) {
+      if (bv.wrote) {
         // Two active lanes of this store on one element: the GPU keeps
         // either; tl:: keeps the last lane (row-major) and flags it.
-        if (bv.stamp[pv.off] == store_stamp_)
+        const uint64_t key = key_of(pv);
+        bool repeat = false;
+        if (keys_rising && (!have_key || key > last_key)) {
+          last_key = key;
+          have_key = true;
+        } else {
+          if (keys_rising) {
+            // The first key that does not rise: collect the earlier lanes'.
+            keys_rising = false;
+            store_keys_.clear();
+            for (int64_t j = 0; j < i; ++j)
+              if ((!mask || mask[j]) && static_cast<uint64_t>(p[j].off) < static_cast<uint64_t>(views_[p[j].buf].extent))
+                store_keys_.insert(key_of(p[j]));
+          }
+          repeat = !store_keys_.insert(key).second;
+        }
+        if (repeat)
           note(FindingKind::WriteConflict, s, static_cast<int>(pv.buf), i, tile, pv.off, static_cast<int64_t>(me_) - 1);
-        bv.stamp[pv.off] = store_stamp_;
       }
       copy_elem<ES>(addr, value + i * ES);
       if (bv.written) bv.written[pv.off] = 1;

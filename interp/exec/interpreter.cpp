@@ -14,6 +14,7 @@
 #include "error.h"
 #include "eval.h"
 #include "exec.h"
+#include "progress.h"
 
 namespace tl {
 
@@ -159,9 +160,12 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     if (p[0] >= 0 && p[1] >= 0 && p[2] >= 0 && p[0] < grid.x && p[1] < grid.y && p[2] < grid.z)
       L.trace_set.insert((p[0] * grid.y + p[1]) * grid.z + p[2]);
   L.record_values = opt.record_store_values;
+  L.trace_budget = opt.trace_budget_bytes;
   L.strict = opt.strict;
   L.track_values = opt.track_values;
   L.check_unread_inputs = opt.check_unread_inputs;
+  L.max_steps = std::max<int64_t>(0, opt.max_steps);
+  L.cancel = opt.cancel;
   L.prepare();
 
   const int64_t n = grid.count();
@@ -173,11 +177,20 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   for (size_t i = 0; i < L.bufs.size(); ++i)
     if (L.bufs[i] && L.param_read[i] && L.bufs[i]->tracks_writes()) reads_unwritten = true;
   bool sequential = workers <= 1 || k.has_atomics || opt.strict || reads_unwritten;
-  std::vector<Buffer*> written = L.written_buffers();
+  // The replay in program order must start from the buffers as they were,
+  // but only buffers the kernel also loads from need a copy: a program's
+  // stores never depend on a buffer it does not read, so the replay
+  // rewrites the same elements of such a buffer and the first run's
+  // writes to it vanish. (That saves a copy of every output.)
+  std::vector<Buffer*> written = L.written_buffers(), saved;
   std::vector<std::vector<std::byte>> saved_data;
   std::vector<std::vector<uint8_t>> saved_written;
   if (!sequential) {
     for (Buffer* b : written) {
+      bool loaded = false;
+      for (size_t i = 0; i < L.bufs.size(); ++i) loaded |= L.bufs[i] == b && L.param_read[i];
+      if (!loaded) continue;
+      saved.push_back(b);
       saved_data.emplace_back(b->data(), b->data() + b->size_bytes());
       saved_written.push_back(b->written_map());
     }
@@ -193,30 +206,41 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     build_trace_header(*trace, k, L, def, opt, args, true);
   }
 
+  int64_t claimed = 0;  // programs [0, claimed) ran, fully or part-way
   auto execute = [&](int nworkers) {
-    L.logs.clear();
-    L.logs.resize(static_cast<size_t>(n));
+    L.begin_merge(result, trace.get(), opt.trace_budget_bytes);
+    L.worker_steps.reset(new LaunchState::WorkerSteps[static_cast<size_t>(nworkers)]);
+    L.programs_done = 0;
     std::mutex claim_mu;
-    int64_t next = 0;
+    int64_t& next = claimed;
+    next = 0;
+    ProgressMonitor monitor(opt.progress, L, n, nworkers);
     std::atomic<int64_t> traced_bytes{0};
     std::exception_ptr failure;
     auto run_programs = [&](Exec& ex) {
+      int64_t done = -1;  // the program this worker just ran, to deposit
+      std::unique_ptr<ProgramLog> log;
       for (;;) {
         int64_t linear;
         bool traced;
         {
+          // One lock per program: hand in the last one's log, claim the next.
           std::lock_guard<std::mutex> lock(claim_mu);
-          if (next >= n || L.stop) return;
+          if (done >= 0) {
+            if (log) traced_bytes += log->trace_bytes;
+            L.deposit(done, std::move(log));
+            ++L.programs_done;
+          }
+          if (L.cancel_requested()) L.cancelled = true;
+          if (next >= n || L.stop || L.cancelled) return;
           linear = next++;
           // Deciding to trace under the claim lock keeps truncation
-          // deterministic (see merge_logs).
-          traced = L.wants_trace(linear) && traced_bytes.load() <= opt.trace_budget_bytes;
+          // deterministic (see LaunchState::merge_one): a program left
+          // untraced here could not have been kept.
+          traced = L.wants_trace(linear) && traced_bytes.load() <= opt.trace_budget_bytes && !L.trace_full();
         }
-        auto log = ex.run_program(linear, traced);
-        if (log) {
-          traced_bytes += log->trace_bytes;
-          L.logs[static_cast<size_t>(linear)] = std::move(log);
-        }
+        log = ex.run_program(linear, traced);
+        done = linear;
       }
     };
     auto work = [&](int worker) {
@@ -243,13 +267,16 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   };
 
   execute(sequential ? 1 : workers);
-  if (!sequential && (L.conflict.load() || L.cross_worker_conflict())) {
+  // A launch stopped part-way is reported as it stands: a replay would
+  // only run into the same budget or cancel again.
+  const bool cut_short = L.cancelled || L.budget_exceeded;
+  if (!sequential && !cut_short && (L.conflict.load() || L.cross_worker_conflict())) {
     // Two programs touched one element with a write involved: their order
     // would decide the result. Replay in program order for a
     // deterministic outcome.
-    for (size_t i = 0; i < written.size(); ++i) {
-      std::memcpy(written[i]->data(), saved_data[i].data(), saved_data[i].size());
-      written[i]->written_map() = saved_written[i];
+    for (size_t i = 0; i < saved.size(); ++i) {
+      std::memcpy(saved[i]->data(), saved_data[i].data(), saved_data[i].size());
+      saved[i]->written_map() = saved_written[i];
     }
     L.enable_conflict_detection(1);
     L.detect_details = true;
@@ -257,6 +284,11 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     sequential = true;
   }
   result.sequential = sequential;
+  result.interrupted = L.cancelled;
+  result.budget_exceeded = L.budget_exceeded;
+  result.programs_run = claimed;
+  for (int w = 0; w < (sequential ? 1 : workers); ++w)
+    result.max_program_steps = std::max(result.max_program_steps, L.worker_steps[w].max_program);
   if (trace) {
     for (TraceBuffer& tb : trace->buffers) {
       const Buffer* b = L.bufs[tb.param_index];
@@ -265,9 +297,12 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
       for (int64_t i = 0; i < b->extent(); ++i) tb.values_after[i] = eval::to_double(b->dtype(), b->data(), i);
     }
   }
-  L.merge_logs(result, trace.get(), opt.trace_budget_bytes);
-  L.add_never_written(result);
-  L.add_never_read(result);
+  L.end_merge();
+  // Elements a cut-short launch never reached are not the kernel's fault.
+  if (!cut_short) {
+    L.add_never_written(result);
+    L.add_never_read(result);
+  }
   result.locations = L.locations;
   result.kernel_name = k.name;
   {

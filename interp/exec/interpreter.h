@@ -2,8 +2,10 @@
 // buffers, bounds-checked, optionally traced.
 #pragma once
 #include <array>
+#include <atomic>
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +45,23 @@ class Arg {
 
 enum class TraceMode { Off, Full, Filtered };
 
+// The steps (executed IR operations, loop iterations included) one program
+// may take before the launch is stopped as a runaway. The most any program
+// of the 12 puzzles, the examples (benchmark sizes included) and the bench
+// cases takes is 227,015 (e4_fused at bench_k100864; measured 2026-11-24
+// with tilescope_interp_bench --steps): the default is ~600x that, yet low
+// enough that a runaway loop stops within seconds (a loop body of small
+// tiles runs 1e7-1e8 steps/s; broken/runaway_loop stops after ~5 s).
+inline constexpr int64_t kDefaultMaxSteps = int64_t{1} << 27;  // 1.3e8
+
+// How far a running launch has got (RunOptions::progress).
+struct Progress {
+  int64_t programs_done = 0, programs_total = 0;
+  int64_t steps = 0;        // executed by all programs so far
+  double elapsed_s = 0;
+  bool finished = false;    // the last call, after the launch ended
+};
+
 struct RunOptions {
   TraceMode trace = TraceMode::Off;
   std::vector<std::array<int64_t, 3>> trace_programs;  // for Filtered
@@ -65,6 +84,18 @@ struct RunOptions {
   // Names for the kernel's parameters in reports (else the KernelDef's,
   // else buffers' own names, else argN).
   std::vector<std::string> param_names;
+  // A runaway kernel: past this many steps in one program the launch stops
+  // with a StepBudgetExceeded finding naming the loop that was running.
+  // 0: no budget.
+  int64_t max_steps = kDefaultMaxSteps;
+  // Set (by a SIGINT handler, say) to stop the launch: every worker stops
+  // at its next step and run() returns what ran so far, with
+  // RunResult::interrupted set. Polled, never written.
+  const std::atomic<bool>* cancel = nullptr;
+  // Called from a monitor thread about once a second once the launch has
+  // run for a second, and once more (finished) at its end if it was called
+  // before. Launches shorter than a second never call it.
+  std::function<void(const Progress&)> progress;
 };
 
 // One out-of-bounds lane (the first few are kept; all are counted).
@@ -101,6 +132,12 @@ struct RunResult {
   std::vector<RuntimeIssue> issues;
   std::string printed;  // tl::print output, in program order
   bool sequential = false;  // re-run in program order (conflicts or atomics)
+  // RunOptions::cancel stopped the launch: programs_run of the grid ran
+  // (the last ones possibly part-way); findings and trace cover those.
+  bool interrupted = false;
+  bool budget_exceeded = false;  // a program reached RunOptions::max_steps
+  int64_t programs_run = 0;
+  int64_t max_program_steps = 0;  // the most steps any one program took
   static constexpr size_t kMaxOob = 64;
 };
 

@@ -89,6 +89,7 @@ std::string headline(const Finding& f, const TraceBuffer* b, const FindingContex
     case FindingKind::PoisonStored:
       return "poison stored to " + bn + at + lane + ": the value comes from an out-of-bounds load";
     case FindingKind::RuntimeIssue:
+    case FindingKind::StepBudgetExceeded:
       return f.message + at;
     case FindingKind::BlockPtrOutOfShape: {
       // "load through block pointer outside its shape on dim 1 (offset 130
@@ -151,7 +152,7 @@ std::string format_finding(const Finding& f, const FindingContext& c) {
   std::string out = format_diagnostic(loc, finding_severity(f.kind), headline(f, b, c));
   out += "\n  note: kernel '" + c.kernel + "', " + finding_kind_name(f.kind);
   if (f.kind != FindingKind::NeverWritten && f.kind != FindingKind::RuntimeIssue &&
-      f.kind != FindingKind::InputNeverRead)
+      f.kind != FindingKind::InputNeverRead && f.kind != FindingKind::StepBudgetExceeded)
     out += ": " + plural(f.lanes, "lane", "lanes") + " in " + plural(f.programs, "program", "programs");
   if (b) out += "\n  note: buffer " + buffer_desc(*b);
   if (f.kind == FindingKind::NeverWritten || f.kind == FindingKind::InputNeverRead) {

@@ -42,6 +42,7 @@ const char* finding_kind_name(FindingKind k) {
     case FindingKind::FloatToIntOutOfRange: return "float-to-int conversion out of range";
     case FindingKind::FloatCastOverflow: return "float conversion overflows to inf";
     case FindingKind::InputNeverRead: return "input never read";
+    case FindingKind::StepBudgetExceeded: return "step budget exceeded";
   }
   return "unknown";
 }

@@ -82,6 +82,7 @@ enum class FindingKind : uint8_t {
   FloatToIntOutOfRange,  // a float -> int conversion of NaN or of a value outside the integer's range
   FloatCastOverflow,     // a finite float converted to a narrower float (f16, bf16, f32) became inf
   InputNeverRead,        // elements of an input (a buffer the kernel never stores to) that no program read
+  StepBudgetExceeded,  // a program ran past the step budget (a runaway loop); the launch was stopped
 };
 const char* finding_kind_name(FindingKind k);
 

@@ -53,6 +53,7 @@ inline const char* json_name(FindingKind k) {
     case FindingKind::FloatToIntOutOfRange: return "float_to_int_out_of_range";
     case FindingKind::FloatCastOverflow: return "float_cast_overflow";
     case FindingKind::InputNeverRead: return "input_never_read";
+    case FindingKind::StepBudgetExceeded: return "step_budget_exceeded";
   }
   return nullptr;
 }

@@ -33,10 +33,17 @@ const std::vector<BrokenKernel>& all_broken() {
   return list;
 }
 
+const std::vector<BrokenKernel>& hidden_broken() {
+  static const std::vector<BrokenKernel> list = {make_runaway_loop()};
+  return list;
+}
+
 const BrokenKernel* find_broken(std::string_view name) {
   constexpr std::string_view kPrefix = "broken/";
   if (name.starts_with(kPrefix)) name.remove_prefix(kPrefix.size());
   for (const BrokenKernel& b : all_broken())
+    if (b.name == name) return &b;
+  for (const BrokenKernel& b : hidden_broken())
     if (b.name == name) return &b;
   return nullptr;
 }

@@ -24,6 +24,10 @@ struct BrokenKernel {
 
 // Every broken kernel, in a fixed order. Built on first use.
 const std::vector<BrokenKernel>& all_broken();
+// Broken kernels that run for seconds on purpose (runaway_loop): found by
+// name, but left out of all_broken() so that listings and loops over every
+// broken kernel stay quick.
+const std::vector<BrokenKernel>& hidden_broken();
 
 // The broken kernel named `name` ("missing_load_mask" or
 // "broken/missing_load_mask"); nullptr when none is.

@@ -20,6 +20,7 @@
 // The reference is docs/api.md.
 #pragma once
 #include <array>
+#include <atomic>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -158,6 +159,17 @@ struct Options {
   bool strict = false;
   // Interpreter threads; 0: all cores. Results do not depend on it.
   int threads = 0;
+  // A runaway kernel: past this many steps (executed operations, loop
+  // iterations included) in one program, the launch stops with a
+  // StepBudgetExceeded finding naming the loop, its line and its trip
+  // count. The default is far above any correct kernel we know; 0: none.
+  int64_t max_steps = tl::kDefaultMaxSteps;
+  // Set it (from your SIGINT handler, say) to stop the launch at its next
+  // step: Result::interrupted, with the findings and trace so far.
+  const std::atomic<bool>* cancel = nullptr;
+  // Progress on stderr (programs done of total, rate) for launches longer
+  // than about a second: Auto shows it only when stderr is a terminal.
+  enum class Progress { Auto, Never, Always } progress = Progress::Auto;
   // Also run the kernel on the GPU (through tilescope's CUDA code generator,
   // on the same inputs) and compare every buffer with the interpreter's.
   // Needs tilescope built with the GPU backend and a CUDA driver; without
@@ -223,6 +235,7 @@ struct Result {
   std::vector<tl::Finding> findings;
   std::string findings_text;
   bool stopped = false;             // strict mode stopped at the first finding
+  bool interrupted = false;         // Options::cancel stopped the launch part-way
   std::shared_ptr<tl::Trace> trace;  // null unless traced
   std::string printed;              // tl::print output, in program order
   std::optional<GpuReport> gpu;     // with gpu_compare or gpu_time
