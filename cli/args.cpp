@@ -18,11 +18,12 @@ bool parse_ll(const std::string& s, long long& out) {
 }
 }  // namespace
 
-Args::Args(int argc, char** argv, int first, const std::vector<OptionSpec>& specs) {
-  for (int i = first; i < argc; ++i) {
-    std::string a = argv[i];
+Args::Args(const std::vector<std::string>& words, size_t first, const std::vector<OptionSpec>& specs) {
+  const size_t argc = words.size();
+  for (size_t i = first; i < argc; ++i) {
+    const std::string& a = words[i];
     if (a == "--") {
-      for (++i; i < argc; ++i) positional_.push_back(argv[i]);
+      for (++i; i < argc; ++i) positional_.push_back(words[i]);
       break;
     }
     if (a.size() > 1 && a[0] == '-' && !(a.size() > 1 && std::isdigit(static_cast<unsigned char>(a[1])))) {
@@ -40,7 +41,7 @@ Args::Args(int argc, char** argv, int first, const std::vector<OptionSpec>& spec
       if (spec->takes_value) {
         if (!has_eq) {
           if (i + 1 >= argc) throw UsageError("option --" + name + " needs a value (" + spec->value_name + ")");
-          val = argv[++i];
+          val = words[++i];
         }
         values_[name] = val;
       } else {

@@ -26,8 +26,9 @@ struct OptionSpec {
 
 class Args {
  public:
-  // Parses argv[first..argc) against `specs`; throws UsageError.
-  Args(int argc, char** argv, int first, const std::vector<OptionSpec>& specs);
+  Args() = default;
+  // Parses words[first..] against `specs`; throws UsageError.
+  Args(const std::vector<std::string>& words, size_t first, const std::vector<OptionSpec>& specs);
   bool flag(const std::string& name) const { return flags_.count(name) > 0; }
   std::optional<std::string> value(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }

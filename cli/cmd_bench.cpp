@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "args.h"
+#include "command_line.h"
 #include "commands.h"
 
 #ifdef TILESCOPE_HAVE_GPU
@@ -12,19 +13,7 @@
 
 namespace cli {
 
-int cmd_bench(int argc, char** argv, int first) {
-  const std::vector<OptionSpec> specs = {
-      {"gpu", false, "", "time the CUDA back end's kernels (required for now)"},
-      {"case", true, "LIST", "cases to run, comma-separated (p02,p04,...,p11, e1_v1,e1_v1_128,e1_v2,e2,e3,e4_fused,e4_splitk,e5_fwd,e5_bwd, ...; default all)"},
-      {"runs", true, "N", "timed runs per case, the median is reported (default 100, at least 100)"},
-      {"warmup", true, "N", "untimed launches first (default 10)"},
-      {"warps", true, "N", "warps per program (default: each case at 4 and 8, memory-bound ones at 2 too; the fastest reported)"},
-      {"verify", false, "", "also compare each output with the reference (slow at these sizes)"},
-      {"no-cache", false, "", "compile every kernel, ignoring the cubin cache"},
-      {"json", false, "", "print the results as JSON"},
-      {"help", false, "", "show this help"},
-  };
-  Args args(argc, argv, first, specs);
+int cmd_bench(const Args& args) {
   if (args.flag("help")) {
     std::printf(
         "usage: tilescope bench --gpu [--case p02,p11] [--runs N] [--json]\n\n"
@@ -34,7 +23,7 @@ int cmd_bench(int argc, char** argv, int first) {
         "flops / rate), with bandwidth and rates measured here (a device-to-device copy and\n"
         "cuBLAS SGEMM). Without a CUDA driver it prints one [SKIP] line and exits 0.\n\n"
         "options:\n%s",
-        format_options(specs).c_str());
+        format_options(options_of("bench")).c_str());
     return kExitOk;
   }
   if (!args.flag("gpu"))

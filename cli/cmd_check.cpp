@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "args.h"
+#include "command_line.h"
 #include "check_gpu.h"
 #include "commands.h"
 #include "harness.h"
@@ -16,28 +17,6 @@
 namespace cli {
 
 namespace {
-
-const std::vector<OptionSpec> kSpecs = {
-    {"all", false, "", "check all 12 puzzles"},
-    {"examples", false, "", "check every example of EXAMPLES.md (e1_v1 ... e5_bwd) at its small sizes"},
-    {"stub", false, "", "check the learner stubs instead of the reference solutions"},
-    {"seeds", true, "LIST", "seeds to run, comma-separated (default 0,1,2)"},
-    {"set", true, "NAME", "run only this size set (canonical, 2a, 8d, ...)"},
-    {"trace", true, "FILE", "write the trace of one run (see --trace-set, --trace-seed) as JSON"},
-    {"trace-set", true, "NAME", "the size set of the traced run (default canonical)"},
-    {"trace-seed", true, "N", "the seed of the traced run (default the first seed)"},
-    {"threads", true, "N", "interpreter threads (default: all cores)"},
-    {"verbose", false, "", "details of every failing run and one line per run"},
-    {"strict", false, "", "stop at the first sanitizer finding (exit status 3)"},
-    {"max-steps", true, "N", "steps one program may take before the launch stops as a runaway (default 2^27; 0: none)"},
-    {"progress", false, "", "report progress on stderr for launches over a second (default: when stderr is a terminal)"},
-    {"no-progress", false, "", "never report progress"},
-    {"json", false, "", "print the reports as JSON"},
-    {"gpu", false, "", "run on the GPU too and compare with the interpreter (CUDA back end)"},
-    {"warps", true, "N", "with --gpu: warps per program (default 4)"},
-    {"no-cache", false, "", "with --gpu: compile every kernel, ignoring the cubin cache"},
-    {"help", false, "", "show this help"},
-};
 
 void print_help() {
   std::printf(
@@ -55,7 +34,7 @@ void print_help() {
       "partial trace (with --trace); a second Ctrl-C kills at once.\n"
       "Exit status: 0 if every run passes, 1 if one fails, 3 if --strict stopped at a finding,\n"
       "130 if Ctrl-C stopped it.\n\noptions:\n%s",
-      format_options(kSpecs).c_str());
+      format_options(options_of("check")).c_str());
 }
 
 // One line per size set, then the details of the first failing run.
@@ -102,8 +81,7 @@ bool has_findings(const puzzles::PuzzleReport& r) {
 
 }  // namespace
 
-int cmd_check(int argc, char** argv, int first) {
-  Args args(argc, argv, first, kSpecs);
+int cmd_check(const Args& args) {
   if (args.flag("help")) {
     print_help();
     return kExitOk;

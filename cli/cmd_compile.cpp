@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "args.h"
+#include "command_line.h"
 #ifdef TILESCOPE_HAVE_GPU
 #include "bench_cases.h"
 #endif
@@ -14,26 +15,14 @@
 
 namespace cli {
 
-int cmd_compile(int argc, char** argv, int first) {
-  const std::vector<OptionSpec> specs = {
-      {"ir", false, "", "print the IR (the default)"},
-      {"cuda", false, "", "print the CUDA C++ the GPU back end generates"},
-      {"warps", true, "N", "with --cuda: warps per program (default 4)"},
-      {"every-load", false, "", "with --cuda: keep every load, even unused ones (as gpu-run --every-load)"},
-      {"stub", false, "", "the learner stub instead of the reference solution"},
-      {"set", true, "NAME", "the size set whose constants specialize the kernel (default canonical)"},
-      {"bench", true, "CASE", "the sizes and blocks of a `tilescope bench` case instead (p11, e1_v1_128, ...)"},
-      {"no-lines", false, "", "leave out the kernel line of each instruction"},
-      {"help", false, "", "show this help"},
-  };
-  Args args(argc, argv, first, specs);
+int cmd_compile(const Args& args) {
   if (args.flag("help")) {
     std::printf(
         "usage: tilescope compile N|broken/NAME [--ir | --cuda] [--stub] [--set NAME]\n\n"
         "Builds puzzle N's kernel (or a broken kernel's) for one size set (its block sizes are compile-time\n"
         "constants) and prints the typed tile IR, each instruction with its kernel line.\n\n"
         "options:\n%s",
-        format_options(specs).c_str());
+        format_options(options_of("compile")).c_str());
     return kExitOk;
   }
   std::vector<CheckTarget> targets = select_targets(args);

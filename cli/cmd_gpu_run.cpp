@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "args.h"
+#include "command_line.h"
 #include "commands.h"
 #include "harness.h"
 #include "inputs.h"
@@ -19,16 +20,7 @@
 
 namespace cli {
 
-int cmd_gpu_run(int argc, char** argv, int first) {
-  const std::vector<OptionSpec> specs = {
-      {"set", true, "NAME", "the size set (default: canonical, or the broken kernel's own)"},
-      {"seed", true, "N", "the input seed (default 0)"},
-      {"stub", false, "", "the learner stub instead of the reference solution"},
-      {"warps", true, "N", "warps per program (default 4)"},
-      {"every-load", false, "", "keep every load the kernel writes, even unused ones (for compute-sanitizer)"},
-      {"help", false, "", "show this help"},
-  };
-  Args args(argc, argv, first, specs);
+int cmd_gpu_run(const Args& args) {
   if (args.flag("help")) {
     std::printf(
         "usage: tilescope gpu-run N | broken/NAME [--set NAME] [--seed N] [--every-load]\n\n"
@@ -38,7 +30,7 @@ int cmd_gpu_run(int argc, char** argv, int first) {
         "uses, and the sanitizer then sees no access there).\n"
         "The interpreter runs the same launch first and prints its out-of-bounds count.\n"
         "Exit status: 0 if the launch completed, 1 if the GPU reported an error.\n\noptions:\n%s",
-        format_options(specs).c_str());
+        format_options(options_of("gpu-run")).c_str());
     return kExitOk;
   }
   std::vector<CheckTarget> targets = select_targets(args);

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "args.h"
+#include "command_line.h"
 #include "commands.h"
 #include "broken/registry.h"
 #include "registry.h"
@@ -10,13 +11,10 @@
 
 namespace cli {
 
-int cmd_list(int argc, char** argv, int first) {
-  const std::vector<OptionSpec> specs = {{"json", false, "", "print the list as JSON"},
-                                         {"help", false, "", "show this help"}};
-  Args args(argc, argv, first, specs);
+int cmd_list(const Args& args) {
   if (args.flag("help")) {
     std::printf("usage: tilescope list [--json]\n\nLists the 12 puzzles (number, id, title, size sets), the examples and the broken kernels.\n\noptions:\n%s",
-                format_options(specs).c_str());
+                format_options(options_of("list")).c_str());
     return kExitOk;
   }
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
@@ -38,12 +36,10 @@ int cmd_list(int argc, char** argv, int first) {
   return kExitOk;
 }
 
-int cmd_show(int argc, char** argv, int first) {
-  const std::vector<OptionSpec> specs = {{"help", false, "", "show this help"}};
-  Args args(argc, argv, first, specs);
+int cmd_show(const Args& args) {
   if (args.flag("help")) {
     std::printf("usage: tilescope show N\n\nPrints puzzle N's statement and its size sets.\n\noptions:\n%s",
-                format_options(specs).c_str());
+                format_options(options_of("show")).c_str());
     return kExitOk;
   }
   if (args.positional().size() != 1) throw UsageError("show takes one puzzle (a number 1-12 or an id) or example");

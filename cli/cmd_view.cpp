@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "args.h"
+#include "command_line.h"
 #include "commands.h"
 
 #ifdef TILESCOPE_HAVE_VIEWER
@@ -22,25 +23,6 @@ namespace cli {
 
 namespace {
 
-const std::vector<OptionSpec> kSpecs = {
-    {"stub", false, "", "view the learner stub instead of the reference solution"},
-    {"set", true, "NAME", "the size set of the viewed run (default canonical, or the one a broken kernel names)"},
-    {"seed", true, "N", "the seed of the viewed run (default 0)"},
-    {"program", true, "X,Y,Z", "select this program first (missing axes are 0)"},
-    {"event", true, "K", "select event K of that program"},
-    {"mode", true, "MODE", "color tensors by: access (default), coverage, values"},
-    {"values", true, "WHICH", "values mode shows: after (default), before, stored"},
-    {"tab", true, "TAB", "details tab: puzzle, legend, dot, gpu"},
-    {"frame", true, "WHAT", "tensors framed on the selected event's cells (selection, default) or whole"},
-    {"gpu", false, "", "also run the launch on the GPU and show interpreter vs GPU (needs a CUDA driver)"},
-    {"screenshot", true, "FILE", "render the UI into a PNG and exit (no window; needs an X display or Xvfb)"},
-    {"cells", true, "FILE", "with --screenshot: write where each grid cell was drawn, as JSON"},
-    {"size", true, "WxH", "window or screenshot size in pixels (default 1600x1000)"},
-    {"frames", true, "N", "with --screenshot: frames rendered before the capture (default 4)"},
-    {"mouse", true, "X,Y", "with --screenshot: the mouse pointer's position in pixels (shows hover effects)"},
-    {"help", false, "", "show this help"},
-};
-
 void print_help() {
   std::printf(
       "usage: tilescope view N | broken/NAME | TRACE.json  [options]\n\n"
@@ -52,15 +34,14 @@ void print_help() {
       "Without a display, render a PNG under Xvfb:\n"
       "  xvfb-run -a -s \"-screen 0 1600x1000x24\" tilescope view 4 --screenshot out.png --program 3,2\n\n"
       "options:\n%s",
-      format_options(kSpecs).c_str());
+      format_options(options_of("view")).c_str());
 }
 
 }  // namespace
 
 #ifndef TILESCOPE_HAVE_VIEWER
 
-int cmd_view(int argc, char** argv, int first) {
-  Args args(argc, argv, first, kSpecs);
+int cmd_view(const Args& args) {
   if (args.flag("help")) {
     print_help();
     return kExitOk;
@@ -192,8 +173,7 @@ int take_screenshot(const viz::ViewerDocument& doc, const viz::ViewerOptions& op
 
 }  // namespace
 
-int cmd_view(int argc, char** argv, int first) {
-  Args args(argc, argv, first, kSpecs);
+int cmd_view(const Args& args) {
   if (args.flag("help")) {
     print_help();
     return kExitOk;

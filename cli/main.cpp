@@ -1,10 +1,14 @@
-// tilescope: a thin driver over the libraries. Each command lives in its
-// own cmd_*.cpp file.
+// tilescope: a thin driver over the libraries. The command line is parsed
+// first (command_line.cpp), then one command runs; each lives in its own
+// cmd_*.cpp file.
 #include <cstdio>
-#include <cstring>
 #include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "args.h"
+#include "command_line.h"
 #include "commands.h"
 
 namespace {
@@ -14,54 +18,63 @@ void print_usage(FILE* out) {
                "tilescope: write tile kernels in C++, run them on the CPU with every access checked,\n"
                "and see exactly which cells each program touched.\n\n"
                "usage: tilescope <command> [options]\n\ncommands:\n");
-  for (const cli::Command& c : cli::commands()) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  for (const cli::CommandInfo& c : cli::command_table()) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
   std::fprintf(out, "\n'tilescope <command> --help' describes a command's options.\n");
+}
+
+using Runner = int (*)(const cli::Args&);
+
+Runner runner_of(std::string_view name) {
+  static const std::vector<std::pair<std::string_view, Runner>> runners = {
+      {"list", cli::cmd_list},       {"show", cli::cmd_show},   {"check", cli::cmd_check},
+      {"compile", cli::cmd_compile}, {"view", cli::cmd_view},   {"bench", cli::cmd_bench},
+      {"gpu-run", cli::cmd_gpu_run},
+  };
+  for (const auto& [n, run] : runners)
+    if (n == name) return run;
+  return nullptr;
+}
+
+int usage_error(const char* command, const char* message) {
+  std::fprintf(stderr, "tilescope %s: error: %s\n(see 'tilescope %s --help')\n", command, message, command);
+  return cli::kExitUsage;
 }
 
 }  // namespace
 
-namespace cli {
-const std::vector<Command>& commands() {
-  static const std::vector<Command> list = {
-      {"list", "list the puzzles", cmd_list},
-      {"show", "print a puzzle's statement and size sets", cmd_show},
-      {"check", "run puzzle kernels in the interpreter and check them", cmd_check},
-      {"compile", "print a kernel's IR (or its CUDA with --cuda)", cmd_compile},
-      {"view", "replay a launch as memory grids in the viewer (or a screenshot)", cmd_view},
-      {"bench", "time the kernels on the GPU at scale (--gpu)", cmd_bench},
-      {"gpu-run", "launch one kernel once on the GPU (for compute-sanitizer)", cmd_gpu_run},
-  };
-  return list;
-}
-}  // namespace cli
-
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    print_usage(stderr);
-    return cli::kExitUsage;
-  }
-  const char* name = argv[1];
-  if (!std::strcmp(name, "--help") || !std::strcmp(name, "-h") || !std::strcmp(name, "help")) {
-    print_usage(stdout);
-    return cli::kExitOk;
-  }
-  if (!std::strcmp(name, "--version")) {
-    std::printf("tilescope 0.1.0\n");
-    return cli::kExitOk;
-  }
-  for (const cli::Command& c : cli::commands()) {
-    if (std::strcmp(c.name, name) != 0) continue;
-    try {
-      return c.run(argc, argv, 2);
-    } catch (const cli::UsageError& e) {
-      std::fprintf(stderr, "tilescope %s: error: %s\n(see 'tilescope %s --help')\n", c.name, e.what(), c.name);
+  using Kind = cli::CommandLine::Kind;
+  const cli::CommandLine line = cli::parse_command_line(std::vector<std::string>(argv, argv + argc));
+  switch (line.kind) {
+    case Kind::Usage:
+      print_usage(stderr);
       return cli::kExitUsage;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "tilescope %s: error: %s\n", c.name, e.what());
-      return cli::kExitFailed;
-    }
+    case Kind::Help:
+      print_usage(stdout);
+      return cli::kExitOk;
+    case Kind::Version:
+      std::printf("tilescope 0.1.0\n");
+      return cli::kExitOk;
+    case Kind::Error:
+      if (line.command) return usage_error(line.command->name, line.error.c_str());
+      std::fprintf(stderr, "tilescope: error: %s\n\n", line.error.c_str());
+      print_usage(stderr);
+      return cli::kExitUsage;
+    case Kind::Run:
+      break;
   }
-  std::fprintf(stderr, "tilescope: error: unknown command '%s'\n\n", name);
-  print_usage(stderr);
-  return cli::kExitUsage;
+  const char* name = line.command->name;
+  const Runner run = runner_of(name);
+  if (!run) {
+    std::fprintf(stderr, "tilescope: internal error: no runner for command '%s'\n", name);
+    return cli::kExitFailed;
+  }
+  try {
+    return run(line.args);
+  } catch (const cli::UsageError& e) {
+    return usage_error(name, e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilescope %s: error: %s\n", name, e.what());
+    return cli::kExitFailed;
+  }
 }

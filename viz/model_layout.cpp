@@ -11,6 +11,12 @@ int64_t floor_div(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
+// a - floor_div(a, b) * b, in [0, b) for b > 0, without the product (which
+// overflows for `a` near INT64_MIN).
+int64_t floor_mod(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
 }  // namespace
 
 void CellBounds::include(Cell c) {
@@ -45,7 +51,7 @@ int64_t GridLayout::elements() const {
 int64_t GridLayout::rows() const {
   if (kind == LayoutKind::Strip) {
     const int64_t n = elements();
-    return n == 0 ? 0 : (n + wrap - 1) / wrap;
+    return n / wrap + (n % wrap != 0);  // not (n + wrap - 1) / wrap: n may be near INT64_MAX
   }
   return shape[row_axis];
 }
@@ -59,7 +65,7 @@ std::optional<Cell> GridLayout::cell_of(const std::vector<int64_t>& index) const
   if (kind == LayoutKind::Strip) {
     // A strip continues past its end and before its start, one row per wrap.
     const int64_t flat = index.empty() ? 0 : ravel(index, shape);
-    return Cell{floor_div(flat, wrap), flat - floor_div(flat, wrap) * wrap};
+    return Cell{floor_div(flat, wrap), floor_mod(flat, wrap)};
   }
   if (static_cast<int>(index.size()) != rank()) return std::nullopt;
   for (int a : slice_axes())
@@ -147,9 +153,8 @@ GridLayout default_layout(const tl::TraceBuffer& b) {
 void unravel_unbounded_into(int64_t flat, const std::vector<int64_t>& shape, int64_t* out) {
   for (size_t d = shape.size(); d-- > 1;) {
     const int64_t n = std::max<int64_t>(shape[d], 1);
-    const int64_t q = floor_div(flat, n);
-    out[d] = flat - q * n;
-    flat = q;
+    out[d] = floor_mod(flat, n);
+    flat = floor_div(flat, n);
   }
   if (!shape.empty()) out[0] = flat;
 }

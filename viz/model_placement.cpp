@@ -1,6 +1,6 @@
 #include "model_placement.h"
 
-#include <cstdlib>
+#include <algorithm>
 #include <optional>
 
 namespace viz {
@@ -24,7 +24,8 @@ std::optional<AffineOffsets> fit_affine(const tl::Event& e) {
   for (int k = t; k-- > 0;) {
     if (e.shape[k] > 1) {
       if (lane_stride >= n) return std::nullopt;  // shape and lanes disagree
-      fit.step[k] = e.offsets[lane_stride] - fit.base;
+      // Offsets come from any file: steps that overflow are not affine.
+      if (__builtin_sub_overflow(e.offsets[lane_stride], fit.base, &fit.step[k])) return std::nullopt;
     }
     lane_stride *= e.shape[k];
   }
@@ -36,10 +37,12 @@ std::optional<AffineOffsets> fit_affine(const tl::Event& e) {
     if (e.offsets[l] != expect) return std::nullopt;
     for (int k = t; k-- > 0;) {
       if (++coord[k] < e.shape[k]) {
-        expect += fit.step[k];
+        if (__builtin_add_overflow(expect, fit.step[k], &expect)) return std::nullopt;
         break;
       }
-      expect -= fit.step[k] * (coord[k] - 1);
+      int64_t back = 0;
+      if (__builtin_mul_overflow(fit.step[k], coord[k] - 1, &back) || __builtin_sub_overflow(expect, back, &expect))
+        return std::nullopt;
       coord[k] = 0;
     }
   }
@@ -60,8 +63,8 @@ int axis_of_step(int64_t step, const std::vector<int64_t>& strides, const std::v
                  int64_t& multiple) {
   for (size_t a = 0; a < strides.size(); ++a) {
     if (strides[a] == 0 || step % strides[a] != 0) continue;
-    multiple = step / strides[a];
-    if (a == 0 || std::llabs(multiple) < shape[a]) return static_cast<int>(a);
+    multiple = step / strides[a];  // strides are positive: no INT64_MIN / -1
+    if (a == 0 || (multiple > -shape[a] && multiple < shape[a])) return static_cast<int>(a);
   }
   return -1;
 }
@@ -118,9 +121,21 @@ LanePlacement place_lanes(const tl::Event& e, const GridLayout& layout) {
       unravel_unbounded_into(e.offsets[l], layout.shape, out);
     } else {
       std::copy(base_index.begin(), base_index.end(), out);
-      for (size_t k = 0; k < coord.size(); ++k)
-        if (axis_of[k] >= 0) out[axis_of[k]] += coord[k] * multiple_of[k];
+      bool overflow = false;
+      for (size_t k = 0; k < coord.size(); ++k) {
+        int64_t step = 0;
+        if (axis_of[k] >= 0)
+          overflow |= __builtin_mul_overflow(coord[k], multiple_of[k], &step) ||
+                      __builtin_add_overflow(out[axis_of[k]], step, &out[axis_of[k]]);
+      }
+      // Only offsets near the int64 limits (a corrupted file) get here.
+      if (overflow) unravel_unbounded_into(e.offsets[l], layout.shape, out);
     }
+    // Offsets from a file can be anything: lanes farther than this from the
+    // tensor (no real buffer is that large) are drawn at this distance, so
+    // the cell arithmetic after (row + 1, bounds' rows()) cannot overflow.
+    constexpr int64_t kFar = int64_t{1} << 61;
+    for (int a = 0; a < rank; ++a) out[a] = std::clamp(out[a], -kFar, kFar);
     for (size_t k = coord.size(); k-- > 0;) {
       if (++coord[k] < e.shape[k]) break;
       coord[k] = 0;

@@ -383,6 +383,10 @@ Trace read_trace(const Json& root) {
   t.kernel = field(root, top, "kernel", read_string);
   t.source_file = field(root, top, "source_file", read_string);
   t.grid = field(root, top, "grid", read_triple, 1);
+  // The viewer numbers programs x + gx * (y + gy * z): the count must fit.
+  int64_t programs = 0;
+  if (__builtin_mul_overflow(t.grid[0], t.grid[1], &programs) || __builtin_mul_overflow(programs, t.grid[2], &programs))
+    fail(top.field("grid"), "grid " + encode_triple(t.grid).dump() + " has too many programs");
   t.buffers = read_list<TraceBuffer>(root, top, "buffers", read_buffer);
   t.scalars = read_list<TraceScalar>(root, top, "scalars", read_scalar);
   t.locations = read_list<SrcLoc>(root, top, "locations", read_location);

@@ -1,0 +1,134 @@
+#include "command_line.h"
+
+#include <exception>
+
+namespace cli {
+
+const std::vector<CommandInfo>& command_table() {
+  // Each command's options live here, not in its cmd_*.cpp file, so the
+  // command line can be parsed (and fuzzed) without linking the commands.
+  static const std::vector<CommandInfo> table = {
+      {"list", "list the puzzles",
+       {{"json", false, "", "print the list as JSON"},
+        {"help", false, "", "show this help"}}},
+      {"show", "print a puzzle's statement and size sets",
+       {{"help", false, "", "show this help"}}},
+      {"check", "run puzzle kernels in the interpreter and check them",
+       {
+           {"all", false, "", "check all 12 puzzles"},
+           {"examples", false, "", "check every example of EXAMPLES.md (e1_v1 ... e5_bwd) at its small sizes"},
+           {"stub", false, "", "check the learner stubs instead of the reference solutions"},
+           {"seeds", true, "LIST", "seeds to run, comma-separated (default 0,1,2)"},
+           {"set", true, "NAME", "run only this size set (canonical, 2a, 8d, ...)"},
+           {"trace", true, "FILE", "write the trace of one run (see --trace-set, --trace-seed) as JSON"},
+           {"trace-set", true, "NAME", "the size set of the traced run (default canonical)"},
+           {"trace-seed", true, "N", "the seed of the traced run (default the first seed)"},
+           {"threads", true, "N", "interpreter threads (default: all cores)"},
+           {"verbose", false, "", "details of every failing run and one line per run"},
+           {"strict", false, "", "stop at the first sanitizer finding (exit status 3)"},
+           {"max-steps", true, "N", "steps one program may take before the launch stops as a runaway (default 2^27; 0: none)"},
+           {"progress", false, "", "report progress on stderr for launches over a second (default: when stderr is a terminal)"},
+           {"no-progress", false, "", "never report progress"},
+           {"json", false, "", "print the reports as JSON"},
+           {"gpu", false, "", "run on the GPU too and compare with the interpreter (CUDA back end)"},
+           {"warps", true, "N", "with --gpu: warps per program (default 4)"},
+           {"no-cache", false, "", "with --gpu: compile every kernel, ignoring the cubin cache"},
+           {"help", false, "", "show this help"},
+       }},
+      {"compile", "print a kernel's IR (or its CUDA with --cuda)",
+       {
+           {"ir", false, "", "print the IR (the default)"},
+           {"cuda", false, "", "print the CUDA C++ the GPU back end generates"},
+           {"warps", true, "N", "with --cuda: warps per program (default 4)"},
+           {"every-load", false, "", "with --cuda: keep every load, even unused ones (as gpu-run --every-load)"},
+           {"stub", false, "", "the learner stub instead of the reference solution"},
+           {"set", true, "NAME", "the size set whose constants specialize the kernel (default canonical)"},
+           {"bench", true, "CASE", "the sizes and blocks of a `tilescope bench` case instead (p11, e1_v1_128, ...)"},
+           {"no-lines", false, "", "leave out the kernel line of each instruction"},
+           {"help", false, "", "show this help"},
+       }},
+      {"view", "replay a launch as memory grids in the viewer (or a screenshot)",
+       {
+           {"stub", false, "", "view the learner stub instead of the reference solution"},
+           {"set", true, "NAME", "the size set of the viewed run (default canonical, or the one a broken kernel names)"},
+           {"seed", true, "N", "the seed of the viewed run (default 0)"},
+           {"program", true, "X,Y,Z", "select this program first (missing axes are 0)"},
+           {"event", true, "K", "select event K of that program"},
+           {"mode", true, "MODE", "color tensors by: access (default), coverage, values"},
+           {"values", true, "WHICH", "values mode shows: after (default), before, stored"},
+           {"tab", true, "TAB", "details tab: puzzle, legend, dot, gpu"},
+           {"frame", true, "WHAT", "tensors framed on the selected event's cells (selection, default) or whole"},
+           {"gpu", false, "", "also run the launch on the GPU and show interpreter vs GPU (needs a CUDA driver)"},
+           {"screenshot", true, "FILE", "render the UI into a PNG and exit (no window; needs an X display or Xvfb)"},
+           {"cells", true, "FILE", "with --screenshot: write where each grid cell was drawn, as JSON"},
+           {"size", true, "WxH", "window or screenshot size in pixels (default 1600x1000)"},
+           {"frames", true, "N", "with --screenshot: frames rendered before the capture (default 4)"},
+           {"mouse", true, "X,Y", "with --screenshot: the mouse pointer's position in pixels (shows hover effects)"},
+           {"help", false, "", "show this help"},
+       }},
+      {"bench", "time the kernels on the GPU at scale (--gpu)",
+       {
+           {"gpu", false, "", "time the CUDA back end's kernels (required for now)"},
+           {"case", true, "LIST", "cases to run, comma-separated (p02,p04,...,p11, e1_v1,e1_v1_128,e1_v2,e2,e3,e4_fused,e4_splitk,e5_fwd,e5_bwd, ...; default all)"},
+           {"runs", true, "N", "timed runs per case, the median is reported (default 100, at least 100)"},
+           {"warmup", true, "N", "untimed launches first (default 10)"},
+           {"warps", true, "N", "warps per program (default: each case at 4 and 8, memory-bound ones at 2 too; the fastest reported)"},
+           {"verify", false, "", "also compare each output with the reference (slow at these sizes)"},
+           {"no-cache", false, "", "compile every kernel, ignoring the cubin cache"},
+           {"json", false, "", "print the results as JSON"},
+           {"help", false, "", "show this help"},
+       }},
+      {"gpu-run", "launch one kernel once on the GPU (for compute-sanitizer)",
+       {
+           {"set", true, "NAME", "the size set (default: canonical, or the broken kernel's own)"},
+           {"seed", true, "N", "the input seed (default 0)"},
+           {"stub", false, "", "the learner stub instead of the reference solution"},
+           {"warps", true, "N", "warps per program (default 4)"},
+           {"every-load", false, "", "keep every load the kernel writes, even unused ones (for compute-sanitizer)"},
+           {"help", false, "", "show this help"},
+       }},
+  };
+  return table;
+}
+
+const CommandInfo* find_command(std::string_view name) {
+  for (const CommandInfo& c : command_table())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+const std::vector<OptionSpec>& options_of(std::string_view command) {
+  const CommandInfo* c = find_command(command);
+  if (!c) std::terminate();  // a typo in a cmd_*.cpp file, not user input
+  return c->options;
+}
+
+CommandLine parse_command_line(const std::vector<std::string>& argv) {
+  CommandLine line;
+  if (argv.size() < 2) return line;  // Usage
+  const std::string& name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    line.kind = CommandLine::Kind::Help;
+    return line;
+  }
+  if (name == "--version") {
+    line.kind = CommandLine::Kind::Version;
+    return line;
+  }
+  line.command = find_command(name);
+  if (!line.command) {
+    line.kind = CommandLine::Kind::Error;
+    line.error = "unknown command '" + name + "'";
+    return line;
+  }
+  try {
+    line.args = Args(argv, 2, line.command->options);
+    line.kind = CommandLine::Kind::Run;
+  } catch (const UsageError& e) {
+    line.kind = CommandLine::Kind::Error;
+    line.error = e.what();
+  }
+  return line;
+}
+
+}  // namespace cli
