@@ -10,6 +10,7 @@ import pytest
 
 import _tilescope as ts
 import tilescope
+from tilescope.arrays import as_buffer
 from block_ptr import kernels as K
 
 if not hasattr(ts, "test_kernel_def"):
@@ -43,8 +44,7 @@ def run_both(name, grid, arrays, scalars, consts, tmp_path):
     cpp_arrays = [a.copy() for a in arrays]
     py_arrays = [a.copy() for a in arrays]
     kdef = ts.test_kernel_def(name)
-    buffers = [ts.wrap(n, str(a.dtype), a.ctypes.data, list(a.shape), []) for n, a in zip(
-        ["a0", "a1", "a2"][:len(arrays)], cpp_arrays)]
+    buffers = [as_buffer(f"a{i}", a) for i, a in enumerate(cpp_arrays)]
     names = [f"p{i}" for i in range(len(buffers) + len(scalars) + len(consts))]
     native = ts.launch(kdef, names, list(grid), buffers + list(scalars) + list(consts.values()), {"trace": "full"},
                        __file__, 1)
@@ -54,11 +54,6 @@ def run_both(name, grid, arrays, scalars, consts, tmp_path):
     for a, b in zip(cpp_arrays, py_arrays):
         np.testing.assert_array_equal(a, b)
     return py, py_arrays
-
-
-_DT = {"float32": "f32", "int8": "i8", "int32": "i32"}
-ts_wrap = ts.wrap
-ts.wrap = lambda n, d, p, s, st: ts_wrap(n, _DT.get(d, d), p, s, st)  # numpy names as tilescope's
 
 
 def test_pack_and_unpack_with_block_pointers(tmp_path):

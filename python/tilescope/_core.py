@@ -1,7 +1,6 @@
 """The extension module, the location being built, and the few helpers the
 visitor and the builtins share."""
 import os
-import sys
 
 try:
     import _tilescope as ts
@@ -42,10 +41,6 @@ def format_error(e):
     """A BuildError as the compiler-style text: file:line:col: error: ..."""
     file, line, col, message = e.args
     return ts.format_diagnostic(file, line, col, "error", message)
-
-
-class ConstexprLike:
-    pass
 
 
 def unwrap(x):
@@ -125,5 +120,3 @@ def source_path(path):
 def in_tilescope(frame_file):
     return os.path.dirname(os.path.abspath(frame_file)) == os.path.dirname(os.path.abspath(__file__))
 
-
-__all__ = ["ts", "Tensor", "BuildError", "sys"]

@@ -68,15 +68,21 @@ class JITFunction:
                                if is_constexpr_annotation(a.annotation, src)}
         return self._constexpr
 
+    def bind(self, args, kwargs):
+        """The kernel's arguments by parameter name, defaults applied;
+        Triton's launch options (num_warps, ...) dropped."""
+        kwargs = {k: v for k, v in kwargs.items() if k not in LAUNCH_OPTIONS}
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.fn.__name__}[grid](...): {e}") from None
+        bound.apply_defaults()
+        return bound.arguments
+
     def ir(self, *args, **kwargs):
         """The typed tile IR these arguments build (what `tilescope compile
         --ir` prints for a C++ kernel), without launching."""
-        for k in list(kwargs):
-            if k in LAUNCH_OPTIONS:
-                kwargs.pop(k)
-        bound = self.signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        params = self.classify(bound.arguments)
+        params = self.classify(self.bind(args, kwargs))
         kdef, names, cpp_args, keep = self.specialize(params)
         dtypes = [b.dtype if isinstance(b, ts.Buffer) else "i32" for b in cpp_args]
         consts = [a if not isinstance(a, ts.Buffer) and isinstance(a, int) else 0 for a in cpp_args]
@@ -89,15 +95,7 @@ class JITFunction:
         if self.trace:
             opts["trace"] = self.trace
         opts.update(launch_options or {})
-        for k in list(kwargs):
-            if k in LAUNCH_OPTIONS:
-                kwargs.pop(k)
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{self.fn.__name__}[grid](...): {e}") from None
-        bound.apply_defaults()
-        params = self.classify(bound.arguments)
+        params = self.classify(self.bind(args, kwargs))
         meta = {name: value for name, (_, _, value) in params.items()}
         grid = _grid(grid(meta) if callable(grid) else grid)
         kdef, cpp_names, cpp_args, keep = self.specialize(params)
@@ -211,4 +209,3 @@ def trace(fn):
     return JITFunction(inner, trace="full")
 
 
-__all__ = ["JITFunction", "jit", "trace", "is_array", "sys"]

@@ -8,8 +8,6 @@ gets "unhashable type: 'tensor'".
 """
 import ast
 
-from ._core import Tensor
-
 _OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
         ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
 _BITOPS = (ast.BitAnd, ast.BitOr, ast.BitXor)
@@ -81,6 +79,3 @@ def construct_name(node):
              "Slice": "a slice outside indexing"}
     return names.get(type(node).__name__, f"the expression '{type(node).__name__}'")
 
-
-__all__ = ["chained_comparison", "tile_called", "python_print", "python_assert", "tile_as_bool",
-           "check_condition", "unsupported_operator", "construct_name", "Tensor"]
