@@ -121,6 +121,15 @@ py::list findings_list(const std::vector<tl::Finding>& fs, const tl::FindingCont
   return out;
 }
 
+// The specialization a dump asks for: pointer dtypes and constant values,
+// in parameter order.
+tl::Specialization specialization_of(const std::vector<std::string>& dtypes, const std::vector<int64_t>& consts) {
+  tl::Specialization s;
+  for (const std::string& d : dtypes) s.dtypes.push_back(to_dtype(py::str(d)));
+  s.constants = consts;
+  return s;
+}
+
 tl::Grid to_grid(const std::vector<int64_t>& g) {
   tl::Grid grid;
   if (g.size() > 0) grid.x = g[0];
@@ -155,17 +164,13 @@ void bind_launch(py::module_& m) {
       // constant values, in parameter order).
       .def("ir", [](const tl::KernelDef& k, const std::vector<std::string>& dtypes, const std::vector<int64_t>& consts,
                     bool locations) {
-        tl::Specialization s;
-        for (const std::string& d : dtypes) s.dtypes.push_back(to_dtype(py::str(d)));
-        s.constants = consts;
+        const tl::Specialization s = specialization_of(dtypes, consts);
         py::gil_scoped_release release;
         return tl::ir::print(*k.specialize(s), locations);
       })
       // The CUDA C++ the GPU backend makes of it ("" without the backend).
       .def("cuda", [](const tl::KernelDef& k, const std::vector<std::string>& dtypes, const std::vector<int64_t>& consts) {
-        tl::Specialization s;
-        for (const std::string& d : dtypes) s.dtypes.push_back(to_dtype(py::str(d)));
-        s.constants = consts;
+        const tl::Specialization s = specialization_of(dtypes, consts);
         py::gil_scoped_release release;
 #ifdef TILESCOPE_HAVE_GPU
         return tl::gpu::lower_to_cuda(*k.specialize(s));
@@ -325,13 +330,12 @@ void bind_launch(py::module_& m) {
   m.def("solution_kernel_def", [](const std::string& key) -> py::object {
     const puzzles::Puzzle* p = puzzles::find_puzzle(key);
     if (!p) return py::none();
-    return py::cast(std::shared_ptr<tl::KernelDef>(std::shared_ptr<tl::KernelDef>{}, const_cast<tl::KernelDef*>(p->solution)));
+    return borrowed(p->solution);
   });
   m.def("broken_kernel_def", [](const std::string& name) -> py::object {
     const puzzles::BrokenKernel* b = puzzles::find_broken(name);
     if (!b) return py::none();
-    // Non-owning: the registry's kernels live as long as the program.
-    return py::cast(std::shared_ptr<tl::KernelDef>(std::shared_ptr<tl::KernelDef>{}, const_cast<tl::KernelDef*>(b->kernel)));
+    return borrowed(b->kernel);
   });
 }
 

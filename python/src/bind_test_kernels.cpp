@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "block_ptr_kernels.h"
+#include "convert.h"
 #include "kernel.h"
 
 namespace tilescope_py {
@@ -22,7 +23,7 @@ void bind_test_kernels(py::module_& m) {
     const tl::KernelDef* k = name == "pack2" ? &pack2 : name == "unpack2" ? &unpack2 : name == "bp_matmul" ? &matmul
                            : name == "tail_copy" ? &tail : name == "tail_copy_broken" ? &broken : nullptr;
     if (!k) return py::none();
-    return py::cast(std::shared_ptr<tl::KernelDef>(std::shared_ptr<tl::KernelDef>{}, const_cast<tl::KernelDef*>(k)));
+    return borrowed(k);
   });
 }
 

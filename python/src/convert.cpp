@@ -55,4 +55,8 @@ tl::DType to_dtype(py::handle h) {
                                               "i16, i32, i64, u8, u16, u32, u64 or Triton's names for them)");
 }
 
+py::object borrowed(const tl::KernelDef* k) {
+  return py::cast(std::shared_ptr<tl::KernelDef>(std::shared_ptr<tl::KernelDef>{}, const_cast<tl::KernelDef*>(k)));
+}
+
 }  // namespace tilescope_py

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "builder.h"
+#include "kernel.h"
 #include "tl.h"
 
 namespace tilescope_py {
@@ -26,6 +27,10 @@ tl::Operand to_operand(py::handle h, const char* what);
 // with a tilescope name in `.ts_name` or a Triton name as str().
 tl::DType to_dtype(py::handle h);
 std::string type_name(py::handle h);
+
+// A kernel the program owns for its whole life (a registry's, a test's),
+// handed to Python without taking ownership.
+py::object borrowed(const tl::KernelDef* k);
 
 // Runs `f` with every semantic function reporting the current location.
 template <class F>
