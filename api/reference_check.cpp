@@ -68,6 +68,19 @@ std::map<int64_t, Mismatch> last_stores(const tl::Trace& t, int buffer, const st
   return who;
 }
 
+// The reference's values in the trace buffer's storage order; elements the
+// buffer's view does not cover keep their value after the launch.
+void keep_expected(const Options& options, const Buffer& want, const Buffer& found, tl::TraceBuffer& tb) {
+  if (tb.values_after.empty()) return;  // too large to keep, as values_after says
+  tb.values_expected = tb.values_after;
+  tb.expected_rtol = options.reference_rtol;
+  tb.expected_atol = options.reference_atol;
+  each_index(found.shape(), [&](const std::vector<int64_t>& idx) {
+    const int64_t o = found.offset_of(idx);
+    if (o >= 0 && o < static_cast<int64_t>(tb.values_expected.size())) tb.values_expected[o] = want.get(want.offset_of(idx));
+  });
+}
+
 }  // namespace
 
 std::vector<Buffer> copy_buffers(const std::vector<Arg>& args) {
@@ -86,7 +99,7 @@ std::vector<Buffer> copy_buffers(const std::vector<Arg>& args) {
 }
 
 std::vector<BufferDiff> reference_diff(const Options& options, std::vector<Buffer> before, const std::vector<Arg>& args,
-                                       const tl::RunResult& run, const tl::Trace* trace) {
+                                       const tl::RunResult& run, tl::Trace* trace) {
   options.reference(before);
   std::vector<BufferDiff> diffs;
   constexpr size_t kFirst = 10;
@@ -108,6 +121,7 @@ std::vector<BufferDiff> reference_diff(const Options& options, std::vector<Buffe
       diffs.push_back(std::move(d));
       continue;
     }
+    if (trace && trace_buffer >= 0) keep_expected(options, want, found, trace->buffers[trace_buffer]);
     std::vector<int64_t> offsets;
     each_index(found.shape(), [&](const std::vector<int64_t>& idx) {
       ++d.total;

@@ -149,3 +149,38 @@ TEST_CASE("a reference check: every buffer diffed, each mismatch with the progra
   Bufs d;
   CHECK(tilescope::launch(without_roles, {4}, {d.x, d.z, 100, 100, 32}, o3).ok());
 }
+
+TEST_CASE("a traced launch with a reference check keeps the expected values in the trace, through JSON",
+          "[api][reference]") {
+  Bufs b;
+  tilescope::Options o;
+  o.trace = tilescope::Tracing::Full;
+  o.reference_rtol = 1e-4;
+  o.reference = [](std::vector<tilescope::Buffer>& buf) {
+    for (int i = 0; i < 100; ++i) buf[1].set(i, buf[0].get(i) + (i == 37 ? 2.0 : 1.0));
+  };
+  tilescope::Result r = tilescope::launch(without_roles, {4}, {b.x, b.z, 100, 100, 32}, o);
+  REQUIRE(r.trace);
+  REQUIRE(r.trace->buffers.size() == 2);
+  const tl::TraceBuffer& z = r.trace->buffers[1];
+  REQUIRE(z.values_expected.size() == 100);
+  for (int i = 0; i < 100; ++i) {
+    INFO("z[" << i << "]");
+    CHECK(z.values_expected[i] == b.x.get(i) + (i == 37 ? 2.0 : 1.0));
+    CHECK(z.values_after[i] == b.x.get(i) + 1.0);
+  }
+  CHECK(z.expected_rtol == 1e-4);
+  CHECK(z.expected_atol == o.reference_atol);
+  // The input matched its reference (left as it was): kept too.
+  CHECK(r.trace->buffers[0].values_expected == r.trace->buffers[0].values_before);
+  const tl::Trace back = tl::trace_from_json(tl::trace_to_json(*r.trace));
+  CHECK(back.buffers[1].values_expected == z.values_expected);
+  CHECK(back.buffers[1].expected_rtol == 1e-4);
+  // Without a reference check the trace has none, and its JSON no such key.
+  tilescope::Options plain;
+  plain.trace = tilescope::Tracing::Full;
+  tilescope::Result p = tilescope::launch(without_roles, {4}, {b.x, b.z, 100, 100, 32}, plain);
+  REQUIRE(p.trace);
+  CHECK(p.trace->buffers[1].values_expected.empty());
+  CHECK(tl::trace_to_json(*p.trace).find("values_expected") == std::string::npos);
+}

@@ -25,7 +25,7 @@ constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 // A load of `offsets` (all lanes out of bounds) from a [5] buffer, placed
 // the way the viewer draws it.
 viz::EventCells cells_of(tl::ir::Shape tile, std::vector<int64_t> offsets, std::vector<int64_t> shape = {5}) {
-  tl::TraceBuffer b{"x", tl::DType::f32, shape, {}, 1, 0, {}, {}};
+  tl::TraceBuffer b{"x", tl::DType::f32, shape, {}, 1, 0, {}, {}, {}, 0, 0};
   b.strides.assign(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) b.strides[d - 1] = b.strides[d] * shape[d];
   for (int64_t n : shape) b.extent *= n;
@@ -73,7 +73,7 @@ TEST_CASE("fuzz: an affine tile whose lanes overflow falls back to offsets", "[v
 
 TEST_CASE("fuzz: a buffer of nearly 2^63 elements lays out as a strip", "[viz][fuzz]") {
   // rows() was (n + wrap - 1) / wrap, which overflows for n near kMax.
-  tl::TraceBuffer b{"x", tl::DType::f32, {kMax}, {1}, kMax, 0, {}, {}};
+  tl::TraceBuffer b{"x", tl::DType::f32, {kMax}, {1}, kMax, 0, {}, {}, {}, 0, 0};
   const viz::GridLayout g = viz::default_layout(b);
   CHECK(g.rows() == kMax / g.wrap + 1);
 }

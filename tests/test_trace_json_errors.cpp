@@ -101,6 +101,18 @@ TEST_CASE("malformed trace JSON: lane and value counts", "[trace]") {
     j["buffers"][0]["values_after"] = json::array({1, 2});
     CHECK(error_of(j) == "trace JSON: buffers[0].values_after: expected 8 values (or none), got 2");
   }
+  SECTION("expected values (a reference check's) of the wrong length, or without their tolerance") {
+    j["buffers"][0]["values_expected"] = json::array({1, 2});
+    j["buffers"][0]["expected_rtol"] = 0;
+    j["buffers"][0]["expected_atol"] = 0;
+    CHECK(error_of(j) == "trace JSON: buffers[0].values_expected: expected 8 values (or none), got 2");
+    j["buffers"][0]["values_expected"] = json::array({1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(error_of(j) == "");
+    j["buffers"][0]["expected_atol"] = -1;
+    CHECK(error_of(j) == "trace JSON: buffers[0].expected_rtol: expected non-negative tolerances");
+    j["buffers"][0].erase("expected_atol");
+    CHECK(error_of(j) == "trace JSON: buffers[0]: missing required field \"expected_atol\"");
+  }
   SECTION("a shape whose element count overflows") {
     j["programs"][0]["events"][0]["shape"] = json::array({int64_t{1} << 40, int64_t{1} << 40});
     CHECK(error_of(j) == "trace JSON: programs[0].events[0].shape: shape [1099511627776,1099511627776] has too "

@@ -13,6 +13,7 @@
 #include "model_dot.h"
 #include "model_gpu_diff.h"
 #include "model_grid_image.h"
+#include "model_reference.h"
 #include "model_source.h"
 #include "model_values.h"
 #include "registry.h"
@@ -259,4 +260,29 @@ TEST_CASE("a build error's line is found for the source pane") {
   CHECK(viz::diagnostic_line(d, "/src/puzzles/p04.cpp") == 0);
   CHECK(viz::diagnostic_line("no location here", "x.cpp") == 0);
   CHECK(viz::diagnostic_line("c:/x.cpp:7:1: error: drive letters keep their colon", "c:/x.cpp") == 7);
+}
+
+TEST_CASE("reference diff: the launch's tolerance, NaN matching NaN, a NaN found where a number was expected") {
+  tl::Trace t;
+  tl::TraceBuffer plain, checked;
+  plain.name = "x";
+  checked.name = "z";
+  checked.shape = {2, 3};
+  checked.strides = {3, 1};
+  checked.extent = 6;
+  checked.values_after = {1.0, 2.0, 3.05, std::nan(""), std::nan(""), 7.0};
+  checked.values_expected = {1.0, 2.5, 3.0, std::nan(""), 5.0, 7.0};
+  checked.expected_rtol = 0.01;
+  checked.expected_atol = 0.02;
+  t.buffers = {plain, checked};
+  CHECK(viz::buffers_with_reference(t) == std::vector<int>{1});
+  const viz::OutputDiff d = viz::reference_output_diff(t.buffers[1]);
+  REQUIRE(d.available);
+  // 3.05 vs 3.0 is within 0.02 + 0.01 * 3; 2.0 vs 2.5 is not.
+  CHECK(d.mismatch == std::vector<uint8_t>{0, 1 + 2, 0, 0, 1 + 1, 0});  // WrongValue, NonFinite
+  CHECK(d.mismatch_count == 2);
+  CHECK(d.max_abs_diff == 0.5);
+  const viz::OutputDiff none = viz::reference_output_diff(t.buffers[0]);
+  CHECK_FALSE(none.available);
+  CHECK(none.unavailable_reason.find("no reference check") != std::string::npos);
 }

@@ -44,8 +44,8 @@ inline Trace sample_trace() {
   t.kernel = "add_vec_block";
   t.source_file = "puzzles/p04_outer_block.cpp";
   t.grid = {4, 2, 1};
-  t.buffers.push_back({"x", tl::DType::f32, {8}, {1}, 8, 0, {0, 1, 2, kNaN, 4, 5, 6, -0.0}, {0, 1, 2, 3, 4, 5, kInf, 7}});
-  t.buffers.push_back({"ausgabe_\xc3\xa4", tl::DType::f16, {2, 3}, {4, 1}, 7, 2, {}, {}});
+  t.buffers.push_back({"x", tl::DType::f32, {8}, {1}, 8, 0, {0, 1, 2, kNaN, 4, 5, 6, -0.0}, {0, 1, 2, 3, 4, 5, kInf, 7}, {}, 0, 0});
+  t.buffers.push_back({"ausgabe_\xc3\xa4", tl::DType::f16, {2, 3}, {4, 1}, 7, 2, {}, {}, {}, 0, 0});
   t.scalars.push_back({"N0", 8, false});
   t.scalars.push_back({"B0", 4, true});
   t.scalars.push_back({"eps", kNaN, false});

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -231,6 +232,30 @@ TEST_CASE("screenshot: the interpreter-vs-GPU tab flags the elements that differ
   doc.gpu = gpu;
   const viz::Screenshot s = shoot(doc, opt);
   const viz::RecordedGrid* g = s.grid("gpu:z");
+  REQUIRE(g);
+  CHECK(near(center_pixel(s, *g, {5, 7}), viz::palette::mismatch));
+  CHECK(near(center_pixel(s, *g, {5, 8}), viz::palette::match));
+  CHECK(near(center_pixel(s, *g, {89, 99}), viz::palette::match));
+}
+
+TEST_CASE("screenshot: a launch's reference check shows in the puzzle tab, the differing element marked") {
+  // What tilescope::launch with Options::reference leaves in a trace: the
+  // expected values beside the ones after the launch (tests/test_api_roles
+  // pins that side). Here z[5, 7] was expected one higher.
+  viz::ViewerDocument puzzle_doc = viz::open_puzzle(*puzzles::find_puzzle("4"), {});
+  auto trace = std::make_shared<tl::Trace>(*puzzle_doc.trace);
+  tl::TraceBuffer& z = trace->buffers[2];
+  REQUIRE(z.name == "z");
+  z.values_expected = z.values_after;
+  z.values_expected[5 * 100 + 7] += 1;
+  z.expected_rtol = 1e-5;
+  z.expected_atol = 1e-6;
+  viz::ViewerDocument doc;
+  doc.trace = trace;
+  doc.title = "a launch with a reference check";
+  viz::ViewerOptions opt;  // no tab named: a reference check opens on it
+  const viz::Screenshot s = shoot(doc, opt);
+  const viz::RecordedGrid* g = s.grid("reference:z");
   REQUIRE(g);
   CHECK(near(center_pixel(s, *g, {5, 7}), viz::palette::mismatch));
   CHECK(near(center_pixel(s, *g, {5, 8}), viz::palette::match));

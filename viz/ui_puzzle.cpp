@@ -1,11 +1,13 @@
 // The puzzle tab: the statement, pass/fail and max error per size set, why
 // the viewed run failed, and a diff grid of output vs reference with every
-// mismatching element marked.
+// mismatching element marked. For a launch of the public API with a
+// reference check (Options::reference), the same grid per checked buffer.
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "model_grid_image.h"
+#include "model_reference.h"
 #include "report_text.h"
 #include "ui_grid_canvas.h"
 #include "ui_windows.h"
@@ -73,34 +75,34 @@ void viewed_run(const PuzzleContext& p) {
   }
 }
 
-void diff_tooltip(const PuzzleContext& p, const GridLayout& g, Cell c) {
+void diff_tooltip(const std::string& name, const OutputDiff& d, const GridLayout& g, Cell c) {
   if (!g.inside(c)) return;
   const int64_t o = g.offset_at(c);
-  const OutputDiff& d = p.diff;
+  if (o < 0 || o >= static_cast<int64_t>(d.found.size())) return;
   ImGui::BeginTooltip();
-  ImGui::Text("%s%s", p.output.c_str(), format_index(g.index_at(c)).c_str());
+  ImGui::Text("%s%s", name.c_str(), format_index(g.index_at(c)).c_str());
   ImGui::Text("found %.7g   expected %.7g   |diff| %.3g", d.found[o], d.expected[o], std::fabs(d.found[o] - d.expected[o]));
   if (d.mismatch[o])
     ImGui::TextColored(kFail, "%s", puzzles::mismatch_kind_name(static_cast<puzzles::MismatchKind>(d.mismatch[o] - 1)));
   ImGui::EndTooltip();
 }
 
-void diff_grid(ViewerState& s, const PuzzleContext& p) {
-  const OutputDiff& d = p.diff;
+// `key` names the grid for the image cache and the screenshot record.
+void diff_grid(ViewerState& s, const std::string& name, const OutputDiff& d, const std::string& key) {
   if (!d.available) {
     ImGui::TextDisabled("No diff grid: %s.", d.unavailable_reason.c_str());
     return;
   }
-  ImGui::Text("Output %s vs reference: %lld of %zu elements mismatch (max |diff| %.3g)", p.output.c_str(),
+  ImGui::Text("%s vs reference: %lld of %zu elements mismatch (max |diff| %.3g)", name.c_str(),
               static_cast<long long>(d.mismatch_count), d.found.size(), d.max_abs_diff);
   color_swatch(palette::match, "within tolerance");
   ImGui::SameLine();
   color_swatch(palette::mismatch, "wrong value");
   ImGui::SameLine();
   color_swatch(palette::never_written, "never written / not finite");
-  if (s.diff_image.key != "diff") {
+  if (s.diff_image.key != key) {
     s.diff_image.texture.upload(build_grid_image(s.diff_layout, [&](int64_t o) { return diff_color(d, o); }, max_texture_size()));
-    s.diff_image.key = "diff";
+    s.diff_image.key = key;
   }
   CanvasInput in;
   in.layout = &s.diff_layout;
@@ -112,19 +114,63 @@ void diff_grid(ViewerState& s, const PuzzleContext& p) {
                                      std::max(120.0f, ImGui::GetContentRegionAvail().y - 4)));
   in.max_cell = 20;
   const CanvasResult r = grid_canvas("diff", s.diff_view, in);
-  record_canvas(s, "diff:" + p.output, r, s.diff_layout, nullptr);
+  record_canvas(s, key, r, s.diff_layout, nullptr);
   if (r.hovered) {
     s.canvas_hovered_now = true;
-    diff_tooltip(p, s.diff_layout, *r.hovered);
+    diff_tooltip(name, d, s.diff_layout, *r.hovered);
   }
+}
+
+// One row per checked buffer; clicking a row shows its grid below.
+void reference_table(ViewerState& s, const std::vector<int>& checked) {
+  const tl::Trace& t = s.trace();
+  if (!ImGui::BeginTable("reference", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+    return;
+  ImGui::TableSetupColumn("buffer");
+  ImGui::TableSetupColumn("result");
+  ImGui::TableSetupColumn("max |diff|");
+  ImGui::TableSetupColumn("tolerance");
+  ImGui::TableHeadersRow();
+  for (int b : checked) {
+    const tl::TraceBuffer& tb = t.buffers[b];
+    const OutputDiff& d = s.reference_diff_of(b);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (ImGui::Selectable(tb.name.c_str(), s.reference_buffer == b, ImGuiSelectableFlags_SpanAllColumns))
+      s.select_reference_buffer(b);
+    ImGui::TableNextColumn();
+    if (d.mismatch_count == 0) ImGui::TextColored(kPass, "matches");
+    else ImGui::TextColored(kFail, "%lld of %zu differ", static_cast<long long>(d.mismatch_count), d.found.size());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3g", d.max_abs_diff);
+    ImGui::TableNextColumn();
+    ImGui::Text("atol %.3g + rtol %.3g x |expected|", tb.expected_atol, tb.expected_rtol);
+  }
+  ImGui::EndTable();
+}
+
+void draw_reference_check(ViewerState& s) {
+  const std::vector<int> checked = buffers_with_reference(s.trace());
+  if (checked.empty()) {
+    ImGui::TextWrapped("This trace was loaded from a file: no puzzle to check it against. "
+                       "Open a puzzle with 'tilescope view N' to see its statement, results and diff, or launch "
+                       "with Options::reference to keep the expected values in the trace.");
+    return;
+  }
+  ImGui::TextWrapped("Reference check of the launch (Options::reference): each checked buffer after the launch "
+                     "against the values it should hold.");
+  reference_table(s, checked);
+  if (s.reference_buffer < 0) s.select_reference_buffer(checked.front());
+  ImGui::Separator();
+  const tl::TraceBuffer& tb = s.trace().buffers[s.reference_buffer];
+  diff_grid(s, tb.name, s.reference_diff_of(s.reference_buffer), "reference:" + tb.name);
 }
 
 }  // namespace
 
 void draw_puzzle_tab(ViewerState& s) {
   if (!s.doc->puzzle) {
-    ImGui::TextWrapped("This trace was loaded from a file: no puzzle to check it against. "
-                       "Open a puzzle with 'tilescope view N' to see its statement, results and diff.");
+    draw_reference_check(s);
     return;
   }
   const PuzzleContext& p = *s.doc->puzzle;
@@ -134,7 +180,7 @@ void draw_puzzle_tab(ViewerState& s) {
   viewed_run(p);
   if (ImGui::CollapsingHeader("Statement")) ImGui::TextUnformatted(p.statement.c_str());
   ImGui::Separator();
-  diff_grid(s, p);
+  diff_grid(s, "Output " + p.output, p.diff, "diff:" + p.output);
 }
 
 }  // namespace viz

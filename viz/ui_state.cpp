@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model_grid_image.h"
+#include "model_reference.h"
 #include "model_placement.h"
 #include "model_program_map.h"
 
@@ -36,6 +37,11 @@ ViewerState::ViewerState(const ViewerDocument& d)
   coverage_.resize(t.buffers.size());
   ranges_.resize(t.buffers.size());
   conflicts_.resize(t.buffers.size());
+  reference_diffs_.resize(t.buffers.size());
+  if (!d.puzzle && !buffers_with_reference(t).empty()) {
+    tab = DetailsTab::Puzzle;
+    select_reference_buffer(buffers_with_reference(t).front());
+  }
   if (d.puzzle) {
     tab = DetailsTab::Puzzle;
     tl::TraceBuffer out;
@@ -49,6 +55,20 @@ ViewerState::ViewerState(const ViewerDocument& d)
       if (t.buffers[b].name == d.puzzle->output) legend_buffer = gpu_buffer = static_cast<int>(b);
   }
   on_cursor_moved();
+}
+
+void ViewerState::select_reference_buffer(int buffer) {
+  if (buffer == reference_buffer) return;
+  reference_buffer = buffer;
+  diff_layout = default_layout(trace().buffers.at(static_cast<size_t>(buffer)));
+  diff_view = CanvasView{};
+  legend_buffer = gpu_buffer = buffer;
+}
+
+const OutputDiff& ViewerState::reference_diff_of(int buffer) {
+  auto& slot = reference_diffs_.at(static_cast<size_t>(buffer));
+  if (!slot) slot = std::make_unique<OutputDiff>(reference_output_diff(trace().buffers[buffer]));
+  return *slot;
 }
 
 const BufferCoverage& ViewerState::coverage(int buffer) {

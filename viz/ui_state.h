@@ -94,6 +94,11 @@ struct ViewerState {
   CachedImage gpu_image;
   std::optional<GpuDiff> gpu_diff;
   int gpu_diff_buffer = -1;
+  // A trace with a reference check (no puzzle): the checked buffer whose
+  // grid the puzzle tab shows, and each checked buffer's diff, made once.
+  int reference_buffer = -1;
+  void select_reference_buffer(int buffer);
+  const OutputDiff& reference_diff_of(int buffer);
 
   // The dot view's hovered cell (from the previous frame, drawn in this one).
   std::optional<DotOperand> dot_hover;
@@ -131,6 +136,7 @@ struct ViewerState {
 
  private:
   std::vector<std::unique_ptr<BufferCoverage>> coverage_;
+  std::vector<std::unique_ptr<OutputDiff>> reference_diffs_;
   std::vector<std::optional<ValueRange>> ranges_;
   std::vector<std::optional<BufferConflicts>> conflicts_;  // computed on first use
 };

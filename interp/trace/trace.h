@@ -57,6 +57,12 @@ struct TraceBuffer {
   // launch; empty when the buffer was too large to keep (see
   // kTraceMaxValues) or values were not asked for.
   std::vector<double> values_before, values_after;
+  // What the buffer should hold after the launch (Options::reference of the
+  // public API), by flat offset like values_after, and the tolerance it was
+  // checked with: |after - expected| <= atol + rtol * |expected|, NaN
+  // matching NaN. Empty when no reference was given or values are not kept.
+  std::vector<double> values_expected;
+  double expected_rtol = 0, expected_atol = 0;
 };
 
 // Buffers larger than this many elements keep no values in the trace.

@@ -92,11 +92,19 @@ std::string trace_to_json(const Trace& t, int indent) {
   j["source_file"] = t.source_file;
   j["grid"] = encode_triple(t.grid);
   j["buffers"] = Json::array();
-  for (const TraceBuffer& b : t.buffers)
-    j["buffers"].push_back({{"name", b.name}, {"dtype", std::string(name(b.dtype))}, {"shape", b.shape},
-                            {"strides", b.strides}, {"extent", b.extent}, {"param_index", b.param_index},
-                            {"values_before", encode_doubles(b.values_before)},
-                            {"values_after", encode_doubles(b.values_after)}});
+  for (const TraceBuffer& b : t.buffers) {
+    Json jb{{"name", b.name}, {"dtype", std::string(name(b.dtype))}, {"shape", b.shape},
+            {"strides", b.strides}, {"extent", b.extent}, {"param_index", b.param_index},
+            {"values_before", encode_doubles(b.values_before)},
+            {"values_after", encode_doubles(b.values_after)}};
+    // Optional: only traces of launches with a reference check have them.
+    if (!b.values_expected.empty()) {
+      jb["values_expected"] = encode_doubles(b.values_expected);
+      jb["expected_rtol"] = encode_double(b.expected_rtol);
+      jb["expected_atol"] = encode_double(b.expected_atol);
+    }
+    j["buffers"].push_back(std::move(jb));
+  }
   j["scalars"] = Json::array();
   for (const TraceScalar& s : t.scalars)
     j["scalars"].push_back({{"name", s.name}, {"value", encode_double(s.value)}, {"constant", s.constant}});

@@ -201,6 +201,13 @@ TraceBuffer read_buffer(const Json& v, const Path& p) {
   b.param_index = field(v, p, "param_index", read_int32, -1, kIntMax);
   b.values_before = field(v, p, "values_before", read_optional_reals, static_cast<size_t>(b.extent));
   b.values_after = field(v, p, "values_after", read_optional_reals, static_cast<size_t>(b.extent));
+  if (v.contains("values_expected")) {
+    b.values_expected = field(v, p, "values_expected", read_optional_reals, static_cast<size_t>(b.extent));
+    b.expected_rtol = field(v, p, "expected_rtol", read_double);
+    b.expected_atol = field(v, p, "expected_atol", read_double);
+    if (!(b.expected_rtol >= 0) || !(b.expected_atol >= 0))
+      fail(p.field("expected_rtol"), "expected non-negative tolerances");
+  }
   return b;
 }
 
