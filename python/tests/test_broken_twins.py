@@ -106,7 +106,10 @@ def _diagnostic_body(text):
     prefix and every note, without the quoted source line and its caret."""
     lines = text.splitlines()
     _, _, first = _split_location(lines[0])
-    return [first] + [ln for ln in lines[3:]]
+    # The quoted line and caret appear only where the source file is found
+    # from the working directory (C++ kernels name theirs relative to the
+    # build), so keep the notes by their prefix, not by position.
+    return [first] + [ln for ln in lines[1:] if ln.startswith("  note:")]
 
 
 def _value_summary(text):
