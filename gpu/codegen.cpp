@@ -370,6 +370,10 @@ void Emitter::instr(const ir::Instr& in) {
     case Op::AtomicAdd: atomic_add(in); return;
     case Op::Print: print(in); return;
     case Op::Assert: device_assert(in); return;
+    case Op::Scan: case Op::ReduceWith: case Op::Sort: case Op::Flip: case Op::Join: case Op::Split:
+    case Op::Gather: case Op::Histogram:
+      issue15_op(in);
+      return;
     default: break;
   }
   if (ir::is_unary(in.op) || ir::is_binary(in.op) || in.op == Op::Where || in.op == Op::Fma) {

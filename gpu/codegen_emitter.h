@@ -128,6 +128,10 @@ class Emitter {
   void reduce_serial(const ir::Instr& in);
   std::string combine_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const;
 
+  // ---- codegen_scan.cpp: scans, sorts and permutations (issue 15) -----------
+  // Scan, ReduceWith, Sort, Flip, Join, Split, Gather, Histogram.
+  void issue15_op(const ir::Instr& in);
+
   // ---- codegen_remat.cpp: index arithmetic recomputed instead of moved --------
   // The value of register `r` at the element with these coordinates, as an
   // expression of scalars, constants and the coordinates; nullopt when `r`

@@ -405,6 +405,14 @@ void Exec::step(const Step& s) {
     case Op::Store:
     case Op::AtomicAdd: memory(s); return;
     case Op::Print: print(s); return;
+    case Op::Scan:
+    case Op::ReduceWith: combined(s); return;
+    case Op::Sort:
+    case Op::Flip:
+    case Op::Join:
+    case Op::Split:
+    case Op::Gather:
+    case Op::Histogram: permutation(s); return;
     case Op::Assert: {
       const uint8_t* c = as<uint8_t>(s.a[0]);
       int64_t m = ir::numel(type(s.a[0]).shape);

@@ -257,6 +257,10 @@ class Exec {
   bool tainted(int r) const { return tainted_[r] != 0; }
   void clear_taint(int r) { tainted_[r] = 0; }
   void propagate_taint(const Step& s);
+  // Issue 15's scans, sorts and permutations (exec_scan.cpp).
+  void combined(const Step& s);     // Scan, ReduceWith
+  void permutation(const Step& s);  // Sort, Flip, Join, Split, Gather, Histogram
+  void permutation_taint(const Step& s);
   int step_index(const Step& s) const { return static_cast<int>(&s - L_.plan.steps.data()); }
 
   std::byte* reg(int r);

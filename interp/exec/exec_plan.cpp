@@ -103,8 +103,13 @@ class Flattener {
         set_walk(s, t(in.dst).shape, st);
         break;
       }
+      case ir::Op::Scan:
+      case ir::Op::ReduceWith:
+      case ir::Op::Flip:
+      case ir::Op::Gather:  // around the index's axis (the result's shape)
+      case ir::Op::Sort:    // its axis is the last
       case ir::Op::Reduce: {
-        const ir::Shape& src = t(in.args[0]).shape;
+        const ir::Shape& src = t(in.args[in.op == ir::Op::Gather ? 1 : 0]).shape;
         s.len = src[in.axis];
         for (int i = 0; i < in.axis; ++i) s.outer *= src[i];
         for (size_t i = in.axis + 1; i < src.size(); ++i) s.inner *= src[i];

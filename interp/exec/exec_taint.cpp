@@ -19,6 +19,10 @@ uint8_t* Exec::taint(int r) {
 void Exec::propagate_taint(const Step& s) {
   using ir::Op;
   if (s.dst < 0) return;
+  if (s.op >= Op::Scan && s.op <= Op::Histogram) {  // any number of operands
+    permutation_taint(s);
+    return;
+  }
   bool any = false;
   for (int a : s.a)
     if (a >= 0 && tainted(a)) any = true;

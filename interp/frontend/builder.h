@@ -76,6 +76,13 @@ class Builder {
 
 SrcLoc loc_of(const std::source_location& l);
 
+// The dtype sum and cumsum accumulate in: narrow integers widen to 32 bits
+// of their signedness (SEMANTICS §7); everything else is kept.
+inline DType sum_dtype(DType d) {
+  if (is_int(d) && bit_width(d) < 32) return is_signed_int(d) ? DType::i32 : DType::u32;
+  return d;
+}
+
 // A name first assigned in both branches of a runtime if (Python's
 // `if c: x = a` / `else: x = b`): one register, defined before the If that
 // was just built (zeros, never read) and written at the end of each branch,

@@ -19,7 +19,7 @@ Tensor reduce(ir::ReduceKind kind, const Tensor& x, Axis axis, bool keep_dims, s
   if (dtype) {
     r = b.cast(r, *dtype, loc);
   } else if (kind == ir::ReduceKind::Sum) {
-    if (is_int(t.dtype) && bit_width(t.dtype) < 32) r = b.cast(r, is_signed_int(t.dtype) ? DType::i32 : DType::u32, loc);
+    r = b.cast(r, detail::sum_dtype(t.dtype), loc);
   } else if (kind == ir::ReduceKind::Max || kind == ir::ReduceKind::Min) {
     if (t.dtype == DType::f16 || t.dtype == DType::bf16) r = b.cast(r, DType::f32, loc);
     else if (is_int(t.dtype) && bit_width(t.dtype) < 32) r = b.cast(r, DType::i32, loc);

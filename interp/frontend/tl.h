@@ -23,6 +23,7 @@
 #include <functional>
 #include <initializer_list>
 #include <optional>
+#include <utility>
 #include <source_location>
 #include <vector>
 
@@ -224,6 +225,40 @@ Tensor max(const Tensor& x, Axis axis = {}, bool keep_dims = false, TL_HERE);
 Tensor min(const Tensor& x, Axis axis = {}, bool keep_dims = false, TL_HERE);
 Tensor argmax(const Tensor& x, int axis, bool keep_dims = false, TL_HERE);
 Tensor argmin(const Tensor& x, int axis, bool keep_dims = false, TL_HERE);
+
+// ---- Scans, sorts and permutations (issue 15) --------------------------------
+// A combine function gets two 0-d tensors (the running value, the next
+// element) and returns their combination, of their dtype. It is built once
+// into the op's combine block: only elementwise math on its arguments and
+// literals; no loads, no tiles from outside it.
+using Combine = std::function<Tensor(const Tensor&, const Tensor&)>;
+// The tuple form: N running values, N next values -> N results.
+using CombineN = std::function<std::vector<Tensor>(const std::vector<Tensor>&, const std::vector<Tensor>&)>;
+// cumsum widens like sum (narrow integers to 32 bits); cumprod keeps the dtype.
+Tensor cumsum(const Tensor& x, int axis = 0, bool reverse = false, TL_HERE);
+Tensor cumsum(const Tensor& x, int axis, bool reverse, DType dtype, TL_HERE);
+Tensor cumprod(const Tensor& x, int axis = 0, bool reverse = false, TL_HERE);
+Tensor associative_scan(const Tensor& x, int axis, const Combine& combine, bool reverse = false, TL_HERE);
+std::vector<Tensor> associative_scan(const std::vector<Tensor>& xs, int axis, const CombineN& combine,
+                                     bool reverse = false, TL_HERE);
+// tl.reduce: folds the axis left to right (no axis: everything, 0-d result).
+Tensor reduce(const Tensor& x, Axis axis, const Combine& combine, bool keep_dims = false, TL_HERE);
+std::vector<Tensor> reduce(const std::vector<Tensor>& xs, Axis axis, const CombineN& combine, bool keep_dims = false,
+                           TL_HERE);
+Tensor xor_sum(const Tensor& x, Axis axis = {}, bool keep_dims = false, TL_HERE);  // integers only
+// Along the last dim (no dim: the last); stable; NaN sorts above every number.
+Tensor sort(const Tensor& x, Axis dim = {}, bool descending = false, TL_HERE);
+Tensor flip(const Tensor& x, Axis dim = {}, TL_HERE);  // no dim: the last
+Tensor join(const Tensor& a, const Tensor& b, TL_HERE);  // shape + [2]
+std::pair<Tensor, Tensor> split(const Tensor& x, TL_HERE);  // [..., 2] -> two [...]
+Tensor interleave(const Tensor& a, const Tensor& b, TL_HERE);  // [..., n] x2 -> [..., 2n]
+// result[i] = src[i with its `axis` coordinate replaced by index[i]]; an
+// index outside [0, src.shape[axis]) is an IndexOutOfRange finding.
+Tensor gather(const Tensor& src, const Tensor& index, int axis, TL_HERE);
+// Counts of each value in [0, num_bins) as i32[num_bins]; values outside
+// are not counted, nor lanes where mask is false.
+Tensor histogram(const Tensor& x, int num_bins, TL_HERE);
+Tensor histogram(const Tensor& x, int num_bins, const Tensor& mask, TL_HERE);
 
 // ---- dot: a [(B,) M, K] x b [(B,) K, N] (+ acc) -----------------------------
 Tensor dot(const Tensor& a, const Tensor& b, Precision p = Precision::tf32, TL_HERE);

@@ -88,6 +88,14 @@ const char* op_name(Op op) {
     case Op::For: return "for";
     case Op::If: return "if";
     case Op::While: return "while";
+    case Op::Scan: return "scan";
+    case Op::ReduceWith: return "reduce_with";
+    case Op::Sort: return "sort";
+    case Op::Flip: return "flip";
+    case Op::Join: return "join";
+    case Op::Split: return "split";
+    case Op::Gather: return "gather";
+    case Op::Histogram: return "histogram";
   }
   return "?";
 }
@@ -223,6 +231,16 @@ class Printer {
         break;
       }
       case Op::Dot: line << "." << precision_name(in.precision); break;
+      case Op::Scan:
+      case Op::ReduceWith:
+        line << " axis=" << in.axis << (in.ival ? " reverse" : "");
+        if (in.args.size() > 1) line << " output=" << in.ival2;
+        break;
+      case Op::Sort: line << (in.ival ? " descending" : ""); break;
+      case Op::Flip:
+      case Op::Gather: line << " axis=" << in.axis; break;
+      case Op::Split: line << " half=" << in.ival; break;
+      case Op::Histogram: line << " bins=" << in.ival; break;
       default: break;
     }
     const size_t own = operand_count(in);
@@ -239,6 +257,18 @@ class Printer {
       line << ", in_shape(dim=" << in.shape_dims[k] << ", " << reg(in.args[own + 2 * k]) << ", "
            << reg(in.args[own + 2 * k + 1]) << ")";
     if (!in.text.empty()) line << " \"" << in.text << "\"";
+    if (in.combine) {
+      // The combine function: (running values, next values) -> yields.
+      line << " combine(";
+      for (size_t i = 0; i < in.block_args.size(); ++i) line << (i ? ", " : "") << reg(in.block_args[i]);
+      line << ") {";
+      emit(line.str(), in);
+      block(*in.combine, indent + 1);
+      std::string y = std::string((indent + 1) * 2, ' ') + "yield";
+      for (size_t i = 0; i < in.yields.size(); ++i) y += (i ? ", " : " ") + reg(in.yields[i]);
+      out_ << y << "\n" << std::string(indent * 2, ' ') << "}\n";
+      return;
+    }
     emit(line.str(), in);
   }
 

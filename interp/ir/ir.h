@@ -73,6 +73,20 @@ enum class Op : uint8_t {
   // `cond_reg`; while it is true, body runs. Registers the two blocks
   // write that live outside are loop-carried, as in For.
   While,
+  // Scans, sorts and permutations (issue 15)
+  // Scan / ReduceWith: args are N tiles of one shape, combined along `axis`
+  // by the instruction's `combine` block; dst is output number `ival2` of
+  // the N (a tuple scan is N instructions, one per output). Scan walks the
+  // axis from its start (from its end when ival != 0) and keeps the shape;
+  // ReduceWith folds it left to right and drops it.
+  Scan,
+  ReduceWith,
+  Sort,       // along the last axis, stable; ival != 0: descending; NaN above every number
+  Flip,       // reversed along `axis`
+  Join,       // a, b of one shape -> shape + [2]: result[..., 0] = a, [..., 1] = b
+  Split,      // x [..., 2] -> x[..., ival] (ival 0 or 1)
+  Gather,     // src, index (index's shape): src with the `axis` coordinate replaced by index
+  Histogram,  // x (integers), [mask] (has_mask) -> i32[ival]: counts of each value in [0, ival)
 };
 
 enum class ReduceKind : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
@@ -111,6 +125,12 @@ struct Instr {
   SrcLoc loc;
   std::unique_ptr<Block> body, else_body;
   std::unique_ptr<Block> cond_body;  // While: computes cond_reg
+  // Scan / ReduceWith: the combine function, built once. It reads
+  // `block_args` (2N 0-d registers: the running values, then the next
+  // element's) and leaves `yields` (N 0-d registers). Only elementwise ops
+  // on 0-d values live in it; for_each_instr does not enter it.
+  std::unique_ptr<Block> combine;
+  std::vector<int> block_args, yields;
 };
 
 struct Block {

@@ -180,8 +180,119 @@ class Verifier {
         if (a[r - 1] != b[r - 2] || c[r - 2] != a[r - 2] || c[r - 1] != b[r - 1]) problem(in, "shapes do not chain");
         break;
       }
+      case Op::Scan:
+      case Op::ReduceWith: {
+        if (in.args.empty()) {
+          problem(in, "takes at least one operand");
+          return;
+        }
+        const Shape& s0 = t(in.args[0]).shape;
+        for (int a : in.args)
+          if (t(a).shape != s0 || t(a).is_ptr) problem(in, "operands must be value tiles of one shape");
+        if (in.axis < 0 || in.axis >= static_cast<int>(s0.size())) {
+          problem(in, "axis " + std::to_string(in.axis) + " outside the operand's rank");
+          return;
+        }
+        if (in.ival2 < 0 || in.ival2 >= static_cast<int64_t>(in.args.size())) {
+          problem(in, "output index outside the operands");
+          return;
+        }
+        Shape want = s0;
+        if (in.op == Op::ReduceWith) want.erase(want.begin() + in.axis);
+        if (t(in.dst).shape != want || t(in.dst).dtype != t(in.args[in.ival2]).dtype)
+          problem(in, "result must be " + Type{t(in.args[in.ival2]).dtype, false, want}.str());
+        combine_block(in);
+        break;
+      }
+      case Op::Sort:
+      case Op::Flip:
+        if (!nargs(1, 1)) return;
+        if (!(t(in.args[0]) == t(in.dst))) problem(in, "changes the type");
+        if (t(in.args[0]).shape.empty()) problem(in, "of a 0-d value");
+        if (in.op == Op::Flip && (in.axis < 0 || in.axis >= static_cast<int>(t(in.dst).shape.size())))
+          problem(in, "axis outside the rank");
+        if (in.op == Op::Sort && in.axis + 1 != static_cast<int>(t(in.dst).shape.size()))
+          problem(in, "sorts along the last axis only");
+        break;
+      case Op::Join: {
+        if (!nargs(2, 2)) return;
+        Shape want = t(in.args[0]).shape;
+        want.push_back(2);
+        if (!(t(in.args[0]) == t(in.args[1]))) problem(in, "operand types differ");
+        if (t(in.dst).shape != want) problem(in, "result must have shape " + shape_str(want));
+        break;
+      }
+      case Op::Split: {
+        if (!nargs(1, 1)) return;
+        Shape s = t(in.args[0]).shape;
+        if (s.empty() || s.back() != 2) {
+          problem(in, "operand's last dimension must be 2");
+          return;
+        }
+        s.pop_back();
+        if (t(in.dst).shape != s) problem(in, "result must have shape " + shape_str(s));
+        if (in.ival != 0 && in.ival != 1) problem(in, "half must be 0 or 1");
+        break;
+      }
+      case Op::Gather: {
+        if (!nargs(2, 2)) return;
+        const Shape &src = t(in.args[0]).shape, &idx = t(in.args[1]).shape;
+        if (src.size() != idx.size() || in.axis < 0 || in.axis >= static_cast<int>(src.size())) {
+          problem(in, "index rank or axis disagrees with the source");
+          return;
+        }
+        for (size_t d = 0; d < src.size(); ++d)
+          if (static_cast<int>(d) != in.axis && src[d] != idx[d]) problem(in, "index shape disagrees off the axis");
+        if (!is_int(t(in.args[1]).dtype) || t(in.args[1]).is_ptr) problem(in, "index must be integers");
+        if (t(in.dst).shape != idx || t(in.dst).dtype != t(in.args[0]).dtype) problem(in, "result type");
+        break;
+      }
+      case Op::Histogram:
+        if (!nargs(1, 2)) return;
+        if (in.has_mask != (in.args.size() == 2)) problem(in, "operand count disagrees with flags");
+        if (in.has_mask && t(in.args[1]).shape != t(in.args[0]).shape) problem(in, "mask shape differs");
+        if (t(in.dst).shape != Shape{in.ival} || t(in.dst).dtype != DType::i32) problem(in, "result must be i32[bins]");
+        break;
       default: break;
     }
+  }
+
+  // A combine block: 2N 0-d block arguments of the operands' dtypes, only
+  // elementwise ops on 0-d values inside, N yields of the operands' dtypes.
+  void combine_block(const Instr& in) {
+    const size_t n = in.args.size();
+    if (!in.combine || in.block_args.size() != 2 * n || in.yields.size() != n) {
+      problem(in, "needs a combine block with " + std::to_string(2 * n) + " arguments and " + std::to_string(n) +
+                      " yields");
+      return;
+    }
+    std::vector<int> scope;
+    for (size_t i = 0; i < 2 * n; ++i) {
+      int r = in.block_args[i];
+      if (!valid(r) || !t(r).shape.empty() || t(r).dtype != t(in.args[i % n]).dtype) {
+        problem(in, "combine argument " + std::to_string(i) + " must be a 0-d " + std::string(name(t(in.args[i % n]).dtype)));
+        return;
+      }
+      define(r, scope);
+    }
+    for (const Instr& c : in.combine->instrs) {
+      bool ok = is_unary(c.op) || is_binary(c.op) || c.op == Op::Where || c.op == Op::Fma || c.op == Op::Const;
+      if (!ok || c.op == Op::PtrAdd) problem(c, "not allowed in a combine block");
+      for (int a : c.args)
+        if (!valid(a) || !defined_[a]) problem(c, "operand %" + std::to_string(a) + " is not defined in the combine block");
+      check_types(c);
+      if (c.dst >= 0 && valid(c.dst)) {
+        if (!t(c.dst).shape.empty()) problem(c, "combine block values must be 0-d");
+        define(c.dst, scope);
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      int y = in.yields[i];
+      if (!valid(y) || !defined_[y]) problem(in, "yield " + std::to_string(i) + " is not defined in the combine block");
+      else if (t(y).dtype != t(in.args[i]).dtype || !t(y).shape.empty())
+        problem(in, "yield " + std::to_string(i) + " must be a 0-d " + std::string(name(t(in.args[i]).dtype)));
+    }
+    for (int r : scope) defined_[r] = false;
   }
 
   // A block pointer's trailing shape-check args: two 0-d i64 per checked

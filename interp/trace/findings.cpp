@@ -25,7 +25,8 @@ const char* finding_severity(FindingKind k) {
 
 bool is_value_finding(FindingKind k) {
   return k == FindingKind::IndexOverflow || k == FindingKind::ShiftOutOfRange || k == FindingKind::LossyIntCast ||
-         k == FindingKind::FloatToIntOutOfRange || k == FindingKind::FloatCastOverflow;
+         k == FindingKind::FloatToIntOutOfRange || k == FindingKind::FloatCastOverflow ||
+         k == FindingKind::IndexOutOfRange;
 }
 
 FindingContext context_of(const RunResult& r) { return FindingContext{r.kernel_name, &r.locations, &r.buffers}; }
@@ -84,7 +85,7 @@ std::string headline(const Finding& f, const TraceBuffer* b, const FindingContex
       return "uninitialized read of " + bn + idx + at + lane + ": no program has written this element yet";
     case FindingKind::UndefinedValueUsed:
       return "undefined value used" + at + lane +
-             (b ? ": stored to " + bn : std::string(": a masked-off lane reaches this reduction or dot")) +
+             (b ? ": stored to " + bn : std::string(": a masked-off lane reaches this reduction, scan, sort or dot")) +
              "; the masked load that produced it has no `other`, so a GPU leaves the lane undefined";
     case FindingKind::PoisonStored:
       return "poison stored to " + bn + at + lane + ": the value comes from an out-of-bounds load";
@@ -108,6 +109,8 @@ std::string headline(const Finding& f, const TraceBuffer* b, const FindingContex
       // "within x[0:4, 100:200]" (its bounding box).
       return plural(f.lanes, "element", "elements") + " of input " + bn + " never read by kernel '" + c.kernel +
              "': " + f.message;
+    case FindingKind::IndexOutOfRange:
+      return f.message + at + lane + ": " + detail + " (tl:: gives 0 there; a GPU reads whatever lies outside the tile)";
     case FindingKind::IndexOverflow:
       return "integer overflow in " + f.message + " feeding a pointer offset" + at + lane + ": " + detail;
     case FindingKind::ShiftOutOfRange:

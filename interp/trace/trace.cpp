@@ -43,6 +43,7 @@ const char* finding_kind_name(FindingKind k) {
     case FindingKind::FloatCastOverflow: return "float conversion overflows to inf";
     case FindingKind::InputNeverRead: return "input never read";
     case FindingKind::StepBudgetExceeded: return "step budget exceeded";
+    case FindingKind::IndexOutOfRange: return "index out of range";
   }
   return "unknown";
 }

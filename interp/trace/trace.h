@@ -89,6 +89,7 @@ enum class FindingKind : uint8_t {
   FloatCastOverflow,     // a finite float converted to a narrower float (f16, bf16, f32) became inf
   InputNeverRead,        // elements of an input (a buffer the kernel never stores to) that no program read
   StepBudgetExceeded,  // a program ran past the step budget (a runaway loop); the launch was stopped
+  IndexOutOfRange,     // a gather index outside [0, the source's extent on its axis)
 };
 const char* finding_kind_name(FindingKind k);
 

@@ -54,6 +54,7 @@ inline const char* json_name(FindingKind k) {
     case FindingKind::FloatCastOverflow: return "float_cast_overflow";
     case FindingKind::InputNeverRead: return "input_never_read";
     case FindingKind::StepBudgetExceeded: return "step_budget_exceeded";
+    case FindingKind::IndexOutOfRange: return "index_out_of_range";
   }
   return nullptr;
 }

@@ -23,6 +23,8 @@ BrokenKernel make_nibble_shift_in_bytes();       // b15_nibble_shift_in_bytes.cp
 BrokenKernel make_pack_into_i8();                // b16_pack_into_i8.cpp
 BrokenKernel make_f16_exponentials();            // b17_f16_exponentials.cpp
 BrokenKernel make_codes_in_i8();                 // b18_codes_in_i8.cpp
+BrokenKernel make_cumsum_padded_lanes();        // b20_cumsum_padded_lanes.cpp
+BrokenKernel make_gather_reverse_off_by_one();  // b21_gather_reverse_off_by_one.cpp
 BrokenKernel make_runaway_loop();                // b19_runaway_loop.cpp (hidden)
 
 }  // namespace puzzles

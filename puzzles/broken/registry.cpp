@@ -28,6 +28,8 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_pack_into_i8());
     v.push_back(make_f16_exponentials());
     v.push_back(make_codes_in_i8());
+    v.push_back(make_cumsum_padded_lanes());
+    v.push_back(make_gather_reverse_off_by_one());
     return v;
   }();
   return list;

@@ -247,9 +247,92 @@ def advance(base, offsets):
     return _core.advance(base, offsets)
 
 
+# ---- Scans, sorts and permutations (issue 15) --------------------------------
+
+def _tiles(input):
+    """A tile or a tuple of tiles as a list, and whether it was one tile."""
+    input = _core.unwrap(input)
+    if isinstance(input, (tuple, list)):
+        return [_core.tile(x) for x in input], False
+    return [_core.tile(input)], True
+
+
+def _combine(combine_fn):
+    """The @triton.jit combine function as the callback the C++ op calls once,
+    with its block arguments, to build the function's body into its block."""
+    from . import visitor
+
+    def build(lhs, rhs):
+        out = _core.unwrap(visitor.inline_jit(combine_fn, list(lhs) + list(rhs)))
+        if not isinstance(out, (tuple, list)):
+            out = [out]
+        return [_core.tile(o) for o in out]
+    return build
+
+
+def _flag(x):
+    return bool(_core.unwrap(x))
+
+
+def cumsum(input, axis=0, reverse=False, dtype=None):
+    return ts.cumsum(_core.tile(input), _int_const(axis, "cumsum's axis"), _flag(reverse),
+                     None if _core.unwrap(dtype) is None else _dtype_name(_core.unwrap(dtype)))
+
+
+def cumprod(input, axis=0, reverse=False):
+    return ts.cumprod(_core.tile(input), _int_const(axis, "cumprod's axis"), _flag(reverse))
+
+
+def associative_scan(input, axis, combine_fn, reverse=False):
+    tiles, single = _tiles(input)
+    out = ts.associative_scan(tiles, _int_const(axis, "associative_scan's axis"), _combine(combine_fn),
+                              _flag(reverse))
+    return out[0] if single else tuple(out)
+
+
+def reduce(input, axis, combine_fn, keep_dims=False):
+    tiles, single = _tiles(input)
+    out = ts.reduce(tiles, _axis(axis), _combine(combine_fn), _flag(keep_dims))
+    return out[0] if single else tuple(out)
+
+
+def xor_sum(input, axis=None, keep_dims=False):
+    return ts.xor_sum(_core.tile(input), _axis(axis), _flag(keep_dims))
+
+
+def sort(x, dim=None, descending=False):
+    return ts.sort(_core.tile(x), _axis(dim), _flag(descending))
+
+
+def flip(x, dim=None):
+    return ts.flip(_core.tile(x), _axis(dim))
+
+
+def join(a, b):
+    return ts.join(_core.tile(a), _core.tile(b))
+
+
+def split(a):
+    return tuple(ts.split(_core.tile(a)))
+
+
+def interleave(a, b):
+    return ts.interleave(_core.tile(a), _core.tile(b))
+
+
+def gather(src, index, axis):
+    return ts.gather(_core.tile(src), _core.tile(index), _int_const(axis, "gather's axis"))
+
+
+def histogram(input, num_bins, mask=None):
+    mask = _core.unwrap(mask)
+    return ts.histogram(_core.tile(input), _int_const(num_bins, "histogram's num_bins"),
+                        None if mask is None else _core.tile(mask))
+
+
 # Builtins Triton has that tilescope does not yet: named so the error says
 # which op, never "unknown name".
-NOT_YET = {"softmax", "xor_sum", "umulhi", "erf", "log1p", "expm1", "pow", "cumsum", "cumprod", "broadcast"}
+NOT_YET = {"softmax", "umulhi", "erf", "log1p", "expm1", "pow", "broadcast"}
 
 TABLE = {name: fn for name, fn in globals().items()
          if callable(fn) and not name.startswith("_") and name not in ("ts",)}
@@ -260,3 +343,6 @@ for _skip in ("_core", "ts"):
 TENSOR_METHODS = {"to", "reshape", "view", "trans", "permute", "sum", "max", "min", "argmax", "argmin",
                   "broadcast_to", "expand_dims", "cast", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
                   "floor", "ceil", "cos", "sin", "rsqrt", "tanh"}
+# Scans, sorts and permutations (issue 15).
+TENSOR_METHODS |= {"cumsum", "cumprod", "associative_scan", "reduce", "xor_sum", "sort", "flip", "join", "split",
+                   "interleave", "gather", "histogram"}

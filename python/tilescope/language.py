@@ -95,6 +95,8 @@ BUILTIN_NAMES = [
     "max_constancy", "debug_barrier", "assume", "range", "static_range", "make_block_ptr", "advance", "div_rn",
     "fdiv", "softmax", "xor_sum", "umulhi", "erf", "log1p", "expm1", "pow", "cumsum", "cumprod",
 ]
+# Scans, sorts and permutations (issue 15).
+BUILTIN_NAMES += ["associative_scan", "reduce", "sort", "flip", "join", "split", "interleave", "gather", "histogram"]
 for _n in BUILTIN_NAMES:
     globals()[_n] = _builtin(_n)
 del _n

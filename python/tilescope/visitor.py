@@ -577,11 +577,14 @@ class KernelBuilder:
 
     def call_builtin(self, node, name, impl, args, kwargs):
         self.at(node)
+        _CALLERS.append((self, node))
         try:
             return impl(*args, **kwargs)
         except TypeError as e:
             message = str(e).replace(impl.__name__ + "()", f"tl.{name}()")
             raise self.error(node, message) from None
+        finally:
+            _CALLERS.pop()
 
     def inline(self, node, fn, args, kwargs):
         import inspect
@@ -608,6 +611,24 @@ class KernelBuilder:
         finally:
             _core.set_file(self.src.file)
         return result
+
+
+# The builder and call node of each builtin being called, innermost last: a
+# builtin that takes a @triton.jit function (tl.reduce, tl.associative_scan)
+# builds its body from there.
+_CALLERS = []
+
+
+def inline_jit(fn, args):
+    """Builds the @triton.jit function `fn` on `args` where the current
+    builtin is called (into the block the C++ op has open)."""
+    builder, node = _CALLERS[-1]
+    inner = jit_function(_core.unwrap(fn))
+    if inner is None:
+        raise builder.error(node, f"the combine function must be a @triton.jit function, got {_core.describe(fn)}")
+    result = builder.inline(node, inner, list(args), {})
+    builder.at(node)
+    return result
 
 
 class _BoundMethod:

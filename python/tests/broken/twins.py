@@ -353,8 +353,37 @@ def codes_in_i8(X, P, S, Mn, R, GROUP: tl.constexpr, BITS: tl.constexpr):
     tl.store(P + row * NWORDS + w, words)
 
 
+# b20 (long_sum): the row total read off a cumsum, over a load without `other`.
+@jit
+def cumsum_padded_lanes(x_ptr, z_ptr, N0, T, B0: tl.constexpr, B1: tl.constexpr):
+    off_i = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask_i = off_i < N0
+    last = (tl.arange(0, B1) == B1 - 1)[None, :]
+    acc = tl.zeros([B0], dtype=tl.float32)
+    for j in range(0, T, B1):
+        off_j = j + tl.arange(0, B1)
+        mask = mask_i[:, None] & (off_j[None, :] < T)
+        xv = tl.load(x_ptr + off_i[:, None] * T + off_j[None, :], mask=mask)  # BUG: no other: padded lanes are undefined, not 0
+        running = tl.cumsum(xv, 1)
+        acc += tl.sum(tl.where(last, running, 0.0), 1)
+    tl.store(z_ptr + off_i, acc, mask=mask_i)
+
+
+# b21 (add_block): a reversed load put back in order by a gather, one off.
+@jit
+def gather_reverse_off_by_one(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    i = tl.arange(0, B0)
+    off_x = tl.program_id(0) * B0 + i
+    mask = off_x < N0
+    rev = tl.program_id(0) * B0 + (B0 - 1 - i)
+    xr = tl.load(x_ptr + rev, mask=rev < N0, other=0.0)
+    xv = tl.gather(xr, B0 - i, 0)  # BUG: B0 - i: lane 0 asks for element B0, one past the tile
+    tl.store(z_ptr + off_x, xv + 10.0, mask=mask)
+
+
 TWINS = {k.__name__: k for k in [
     missing_load_mask, load_mask_not_store, off_by_one_mask, wrong_row_stride, wrong_program_id_axis,
     max_padded_lanes_win, two_programs_same_rows, read_output_before_write, signed_shift_no_mask,
     loop_bound_one_block_short, arange_not_power_of_two, dot_shape_mismatch, interleaved_wrong_row_stride,
-    fixed_point_index_overflow, nibble_shift_in_bytes, pack_into_i8, f16_exponentials, codes_in_i8]}
+    fixed_point_index_overflow, nibble_shift_in_bytes, pack_into_i8, f16_exponentials, codes_in_i8,
+    cumsum_padded_lanes, gather_reverse_off_by_one]}
