@@ -23,7 +23,9 @@ void scan(const ir::Kernel& k, const ir::Block& b, bool in_loop, Features& f) {
       bool rounded = d == DType::f16 || d == DType::bf16 || (d == DType::f32 && in.precision == ir::Precision::tf32);
       (rounded ? f.rounded_dot : f.exact_dot) = true;
     }
-    if (in.op == ir::Op::Reduce && is_float(k.type(in.args[0]).dtype)) f.float_reduce = true;
+    if ((in.op == ir::Op::Reduce || in.op == ir::Op::Scan || in.op == ir::Op::ReduceWith) &&
+        is_float(k.type(in.args[0]).dtype))
+      f.float_reduce = true;  // a GPU may contract a combine function's float math
     if (in_loop && in.op == ir::Op::Copy && is_float(k.type(in.dst).dtype)) f.float_loop = true;
     const bool loop = in_loop || in.op == ir::Op::For || in.op == ir::Op::While;
     if (in.cond_body) scan(k, *in.cond_body, loop, f);

@@ -19,9 +19,12 @@ uint8_t* Exec::taint(int r) {
 void Exec::propagate_taint(const Step& s) {
   using ir::Op;
   if (s.dst < 0) return;
-  if (s.op >= Op::Scan && s.op <= Op::Histogram) {  // any number of operands
-    permutation_taint(s);
-    return;
+  switch (s.op) {  // issue 15's ops: any number of operands (exec_scan.cpp)
+    case Op::Scan: case Op::ReduceWith: case Op::Sort: case Op::Flip: case Op::Join: case Op::Split:
+    case Op::Gather: case Op::Histogram:
+      permutation_taint(s);
+      return;
+    default: break;
   }
   bool any = false;
   for (int a : s.a)

@@ -181,8 +181,17 @@ std::vector<Tensor> build_combined(ir::Op op, std::vector<int> regs, Axis axis, 
   return out;
 }
 
+// One Tensor as a vector, moved: copying a Tensor emits an IR Copy.
+std::vector<Tensor> one(Tensor t) {
+  std::vector<Tensor> v;
+  v.push_back(std::move(t));
+  return v;
+}
+
+Tensor first(std::vector<Tensor> v) { return std::move(v[0]); }
+
 CombineN single(const Combine& f) {
-  return [f](const std::vector<Tensor>& a, const std::vector<Tensor>& b) { return std::vector<Tensor>{f(a[0], b[0])}; };
+  return [f](const std::vector<Tensor>& a, const std::vector<Tensor>& b) { return one(f(a[0], b[0])); };
 }
 
 Tensor scan_with(ir::Op combine_op, const Tensor& x, int axis, bool reverse, std::optional<DType> widen,
@@ -193,10 +202,9 @@ Tensor scan_with(ir::Op combine_op, const Tensor& x, int axis, bool reverse, std
   int r = widen ? b.cast(x.reg(), *widen, loc) : x.reg();
   CombineN f = [combine_op, loc](const std::vector<Tensor>& a, const std::vector<Tensor>& c) {
     Builder& bb = Builder::current(loc);
-    return std::vector<Tensor>{
-        Tensor::wrap(bb.emit_value(combine_op, bb.type(a[0].reg()), {a[0].reg(), c[0].reg()}, loc))};
+    return one(Tensor::wrap(bb.emit_value(combine_op, bb.type(a[0].reg()), {a[0].reg(), c[0].reg()}, loc)));
   };
-  return build_combined(ir::Op::Scan, {r}, axis, f, reverse, false, what, loc)[0];
+  return first(build_combined(ir::Op::Scan, {r}, axis, f, reverse, false, what, loc));
 }
 
 }  // namespace
@@ -214,8 +222,8 @@ Tensor cumprod(const Tensor& x, int axis, bool reverse, std::source_location l) 
 }
 
 Tensor associative_scan(const Tensor& x, int axis, const Combine& combine, bool reverse, std::source_location l) {
-  return build_combined(ir::Op::Scan, {x.reg()}, axis, single(combine), reverse, false, "associative_scan",
-                        loc_of(l))[0];
+  return first(build_combined(ir::Op::Scan, {x.reg()}, axis, single(combine), reverse, false, "associative_scan",
+                              loc_of(l)));
 }
 std::vector<Tensor> associative_scan(const std::vector<Tensor>& xs, int axis, const CombineN& combine, bool reverse,
                                      std::source_location l) {
@@ -225,8 +233,8 @@ std::vector<Tensor> associative_scan(const std::vector<Tensor>& xs, int axis, co
 }
 
 Tensor reduce(const Tensor& x, Axis axis, const Combine& combine, bool keep_dims, std::source_location l) {
-  return build_combined(ir::Op::ReduceWith, {x.reg()}, axis, single(combine), false, keep_dims, "reduce",
-                        loc_of(l))[0];
+  return first(build_combined(ir::Op::ReduceWith, {x.reg()}, axis, single(combine), false, keep_dims, "reduce",
+                              loc_of(l)));
 }
 std::vector<Tensor> reduce(const std::vector<Tensor>& xs, Axis axis, const CombineN& combine, bool keep_dims,
                            std::source_location l) {
@@ -243,10 +251,9 @@ Tensor xor_sum(const Tensor& x, Axis axis, bool keep_dims, std::source_location 
     b.fail(loc, "xor_sum only supported for integers, got " + t.str());
   CombineN f = [loc](const std::vector<Tensor>& a, const std::vector<Tensor>& c) {
     Builder& bb = Builder::current(loc);
-    return std::vector<Tensor>{
-        Tensor::wrap(bb.emit_value(ir::Op::Xor, bb.type(a[0].reg()), {a[0].reg(), c[0].reg()}, loc))};
+    return one(Tensor::wrap(bb.emit_value(ir::Op::Xor, bb.type(a[0].reg()), {a[0].reg(), c[0].reg()}, loc)));
   };
-  return build_combined(ir::Op::ReduceWith, {x.reg()}, axis, f, false, keep_dims, "xor_sum", loc)[0];
+  return first(build_combined(ir::Op::ReduceWith, {x.reg()}, axis, f, false, keep_dims, "xor_sum", loc));
 }
 
 namespace {
