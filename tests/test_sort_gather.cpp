@@ -337,3 +337,25 @@ TEST_CASE("flip, join, split and gather carry taint lane by lane") {
   }, x, y, z);
   for (const tl::Finding& g : r.findings) CHECK(g.kind != tl::FindingKind::UndefinedValueUsed);
 }
+
+TEST_CASE("an IndexOutOfRange finding survives the trace JSON, with its detail") {
+  auto x = buffer("x", DType::i32, mixed(8));
+  auto y = zeros("y", DType::i32, 8), z = zeros("z", DType::i32, 1);
+  g_body = [](const P& p) {
+    auto i = tl::arange(0, 8);
+    tl::store(p.y + i, tl::gather(tl::load(p.x + i), i + 1, 0));
+  };
+  tl::KernelDef k("k", kernel, {"x", "y", "z"});
+  tl::RunOptions opt;
+  opt.trace = tl::TraceMode::Full;
+  tl::RunResult r = tl::run(k, {}, {x, y, z}, opt);
+  REQUIRE(r.trace);
+  const std::string text = tl::trace_to_json(*r.trace);
+  CHECK(text.find("\"index_out_of_range\"") != std::string::npos);
+  tl::Trace back = tl::trace_from_json(text);
+  REQUIRE(back.findings.size() == 1);
+  CHECK(back.findings[0].kind == tl::FindingKind::IndexOutOfRange);
+  REQUIRE(back.findings[0].examples.size() == 1);
+  CHECK(back.findings[0].examples[0].lane == 7);
+  CHECK(back.findings[0].examples[0].detail == "index 8 is outside [0, 8) along axis 0");
+}
