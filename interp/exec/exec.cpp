@@ -134,18 +134,24 @@ int LaunchState::buffer_index(int param) const {
 // ---- Exec ------------------------------------------------------------------
 
 Exec::Exec(LaunchState& L, int worker)
-    : L_(L), worker_(worker), regs_(L.k.regs.size()), taint_(L.k.regs.size()), tainted_(L.k.regs.size(), 0) {
-  bind_buffers();
-}
-
-std::byte* Exec::reg(int r) {
-  auto& p = regs_[r];
-  if (!p) {
-    const ir::Type& t = type(r);
-    size_t bytes = static_cast<size_t>(ir::numel(t.shape)) * eval::elem_bytes(t);
-    p.reset(new std::byte[std::max<size_t>(bytes, 16)]());
+    : L_(L), worker_(worker), reg_ptr_(L.k.regs.size()), taint_(L.k.regs.size()), tainted_(L.k.regs.size(), 0) {
+  // 64-byte slots: no two registers share a cache line, and every dtype
+  // (PtrVal included) is aligned.
+  auto slot = [&](size_t r) {
+    const ir::Type& t = type(static_cast<int>(r));
+    size_t bytes = std::max<size_t>(static_cast<size_t>(ir::numel(t.shape)) * eval::elem_bytes(t), 16);
+    return (bytes + 63) / 64 * 64;
+  };
+  size_t total = 64;
+  for (size_t r = 0; r < reg_ptr_.size(); ++r) total += slot(r);
+  arena_.reset(new std::byte[total]());
+  std::byte* at = arena_.get();
+  at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
+  for (size_t r = 0; r < reg_ptr_.size(); ++r) {
+    reg_ptr_[r] = at;
+    at += slot(r);
   }
-  return p.get();
+  bind_buffers();
 }
 
 int64_t Exec::scalar_int(int r) {

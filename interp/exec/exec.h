@@ -259,7 +259,9 @@ class Exec {
   void propagate_taint(const Step& s);
   int step_index(const Step& s) const { return static_cast<int>(&s - L_.plan.steps.data()); }
 
-  std::byte* reg(int r);
+  // Every register's storage, laid out once per worker in one arena (a
+  // program reuses its predecessor's): a table lookup, no allocation.
+  std::byte* reg(int r) { return reg_ptr_[r]; }
   template <class T>
   T* as(int r) { return reinterpret_cast<T*>(reg(r)); }
   int64_t scalar_int(int r);
@@ -268,7 +270,8 @@ class Exec {
 
   LaunchState& L_;
   int worker_;
-  std::vector<std::unique_ptr<std::byte[]>> regs_;
+  std::unique_ptr<std::byte[]> arena_;
+  std::vector<std::byte*> reg_ptr_;
   std::vector<std::byte> scratch_;
   std::vector<BufView> views_;
   std::vector<std::unique_ptr<uint8_t[]>> taint_;
