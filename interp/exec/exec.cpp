@@ -51,6 +51,7 @@ bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint6
 
 void LaunchState::prepare() {
   plan = make_plan(k, locations);
+  if (fuse) fuse_plan(plan, k);
   std::vector<uint64_t> from(k.regs.size(), 0);
   uint64_t written = 0, read = 0;
   // Loop-carried pointer registers need a second pass; a third confirms.
@@ -314,6 +315,8 @@ void Exec::run(int begin, int end) {
       if (*as<uint8_t>(s.a[0])) run(i + 1, s.end);
       else run(s.end, s.else_end);
       i = s.else_end;
+    } else if (s.fused) {
+      ++i;  // done inside the step that reads it
     } else {
       step(s);
       if (L_.track_values && s.op != ir::Op::Load && s.op != ir::Op::Store) propagate_taint(s);
