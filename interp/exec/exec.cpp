@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <thread>
 
 #include "error.h"
 
@@ -104,18 +105,50 @@ void LaunchState::enable_conflict_detection(int workers) {
 
 bool LaunchState::cross_worker_conflict() const {
   if (shadows.size() < 2) return false;
-  for (size_t p = 0; p < bufs.size(); ++p) {
-    if (!bufs[p] || !param_written[p]) continue;
-    int64_t n = bufs[p]->extent();
-    for (int64_t e = 0; e < n; ++e) {
-      int writers = 0, readers = 0;
+  // Blocks of elements, each counted over all workers in small arrays of
+  // 32-bit counters (about half the instructions of a walk over the
+  // workers per element); large buffers are split over threads, since this
+  // runs after the parallel part, alone.
+  constexpr int64_t kBlock = 4096;
+  auto block_conflicts = [&](size_t p, int64_t lo, int64_t hi) {
+    uint32_t writers[kBlock], readers[kBlock];
+    for (int64_t b = lo; b < hi; b += kBlock) {
+      const int64_t m = std::min(kBlock, hi - b);
+      std::memset(writers, 0, sizeof(uint32_t) * static_cast<size_t>(m));
+      std::memset(readers, 0, sizeof(uint32_t) * static_cast<size_t>(m));
       for (const Shadow& sh : shadows) {
-        writers += sh.wrote[p][e] != 0;
-        readers += sh.read[p] && sh.read[p][e] != 0 && sh.wrote[p][e] == 0;
+        const uint32_t* w = sh.wrote[p].get() + b;
+        for (int64_t e = 0; e < m; ++e) writers[e] += w[e] != 0 ? 1u : 0u;
+        if (const uint32_t* r = sh.read[p] ? sh.read[p].get() + b : nullptr)
+          for (int64_t e = 0; e < m; ++e) readers[e] |= (r[e] != 0 && w[e] == 0) ? 1u : 0u;
       }
       // Two workers wrote it, or one wrote and another read it.
-      if (writers > 1 || (writers == 1 && readers > 0)) return true;
+      uint32_t bad = 0;
+      for (int64_t e = 0; e < m; ++e) bad |= (writers[e] > 1 || (writers[e] == 1 && readers[e])) ? 1u : 0u;
+      if (bad) return true;
     }
+    return false;
+  };
+  for (size_t p = 0; p < bufs.size(); ++p) {
+    if (!bufs[p] || !param_written[p]) continue;
+    const int64_t n = bufs[p]->extent();
+    const int parts = static_cast<int>(std::min<int64_t>(static_cast<int64_t>(shadows.size()), n / (int64_t{1} << 18)));
+    if (parts <= 1) {
+      if (block_conflicts(p, 0, n)) return true;
+      continue;
+    }
+    std::atomic<bool> found{false};
+    std::vector<std::thread> pool;
+    const int64_t per = (n / parts + kBlock - 1) / kBlock * kBlock;
+    for (int t = 0; t < parts; ++t) {
+      const int64_t lo = t * per, hi = std::min(n, lo + per);
+      if (lo >= hi) break;
+      pool.emplace_back([&, lo, hi] {
+        if (block_conflicts(p, lo, hi)) found = true;
+      });
+    }
+    for (std::thread& t : pool) t.join();
+    if (found) return true;
   }
   return false;
 }
