@@ -352,7 +352,14 @@ void Exec::run(int begin, int end) {
       ++i;  // done inside the step that reads it
     } else {
       step(s);
-      if (L_.track_values && s.op != ir::Op::Load && s.op != ir::Op::Store) propagate_taint(s);
+      if (L_.track_values && s.op != ir::Op::Load && s.op != ir::Op::Store) {
+        // Clean operands (nearly always): the result is clean, decided here
+        // without a call.
+        if ((s.a[0] >= 0 && tainted_[s.a[0]]) || (s.a[1] >= 0 && tainted_[s.a[1]]) || (s.a[2] >= 0 && tainted_[s.a[2]]))
+          propagate_taint(s);
+        else if (s.dst >= 0)
+          tainted_[s.dst] = 0;
+      }
       ++i;
     }
   }
