@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <thread>
 
 #include "error.h"
 
@@ -51,6 +52,7 @@ bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint6
 
 void LaunchState::prepare() {
   plan = make_plan(k, locations);
+  if (fuse) fuse_plan(plan, k);
   std::vector<uint64_t> from(k.regs.size(), 0);
   uint64_t written = 0, read = 0;
   // Loop-carried pointer registers need a second pass; a third confirms.
@@ -103,18 +105,50 @@ void LaunchState::enable_conflict_detection(int workers) {
 
 bool LaunchState::cross_worker_conflict() const {
   if (shadows.size() < 2) return false;
-  for (size_t p = 0; p < bufs.size(); ++p) {
-    if (!bufs[p] || !param_written[p]) continue;
-    int64_t n = bufs[p]->extent();
-    for (int64_t e = 0; e < n; ++e) {
-      int writers = 0, readers = 0;
+  // Blocks of elements, each counted over all workers in small arrays of
+  // 32-bit counters (about half the instructions of a walk over the
+  // workers per element); large buffers are split over threads, since this
+  // runs after the parallel part, alone.
+  constexpr int64_t kBlock = 4096;
+  auto block_conflicts = [&](size_t p, int64_t lo, int64_t hi) {
+    uint32_t writers[kBlock], readers[kBlock];
+    for (int64_t b = lo; b < hi; b += kBlock) {
+      const int64_t m = std::min(kBlock, hi - b);
+      std::memset(writers, 0, sizeof(uint32_t) * static_cast<size_t>(m));
+      std::memset(readers, 0, sizeof(uint32_t) * static_cast<size_t>(m));
       for (const Shadow& sh : shadows) {
-        writers += sh.wrote[p][e] != 0;
-        readers += sh.read[p] && sh.read[p][e] != 0 && sh.wrote[p][e] == 0;
+        const uint32_t* w = sh.wrote[p].get() + b;
+        for (int64_t e = 0; e < m; ++e) writers[e] += w[e] != 0 ? 1u : 0u;
+        if (const uint32_t* r = sh.read[p] ? sh.read[p].get() + b : nullptr)
+          for (int64_t e = 0; e < m; ++e) readers[e] |= (r[e] != 0 && w[e] == 0) ? 1u : 0u;
       }
       // Two workers wrote it, or one wrote and another read it.
-      if (writers > 1 || (writers == 1 && readers > 0)) return true;
+      uint32_t bad = 0;
+      for (int64_t e = 0; e < m; ++e) bad |= (writers[e] > 1 || (writers[e] == 1 && readers[e])) ? 1u : 0u;
+      if (bad) return true;
     }
+    return false;
+  };
+  for (size_t p = 0; p < bufs.size(); ++p) {
+    if (!bufs[p] || !param_written[p]) continue;
+    const int64_t n = bufs[p]->extent();
+    const int parts = static_cast<int>(std::min<int64_t>(static_cast<int64_t>(shadows.size()), n / (int64_t{1} << 18)));
+    if (parts <= 1) {
+      if (block_conflicts(p, 0, n)) return true;
+      continue;
+    }
+    std::atomic<bool> found{false};
+    std::vector<std::thread> pool;
+    const int64_t per = (n / parts + kBlock - 1) / kBlock * kBlock;
+    for (int t = 0; t < parts; ++t) {
+      const int64_t lo = t * per, hi = std::min(n, lo + per);
+      if (lo >= hi) break;
+      pool.emplace_back([&, lo, hi] {
+        if (block_conflicts(p, lo, hi)) found = true;
+      });
+    }
+    for (std::thread& t : pool) t.join();
+    if (found) return true;
   }
   return false;
 }
@@ -134,18 +168,24 @@ int LaunchState::buffer_index(int param) const {
 // ---- Exec ------------------------------------------------------------------
 
 Exec::Exec(LaunchState& L, int worker)
-    : L_(L), worker_(worker), regs_(L.k.regs.size()), taint_(L.k.regs.size()), tainted_(L.k.regs.size(), 0) {
-  bind_buffers();
-}
-
-std::byte* Exec::reg(int r) {
-  auto& p = regs_[r];
-  if (!p) {
-    const ir::Type& t = type(r);
-    size_t bytes = static_cast<size_t>(ir::numel(t.shape)) * eval::elem_bytes(t);
-    p.reset(new std::byte[std::max<size_t>(bytes, 16)]());
+    : L_(L), worker_(worker), reg_ptr_(L.k.regs.size()), taint_(L.k.regs.size()), tainted_(L.k.regs.size(), 0) {
+  // 64-byte slots: no two registers share a cache line, and every dtype
+  // (PtrVal included) is aligned.
+  auto slot = [&](size_t r) {
+    const ir::Type& t = type(static_cast<int>(r));
+    size_t bytes = std::max<size_t>(static_cast<size_t>(ir::numel(t.shape)) * eval::elem_bytes(t), 16);
+    return (bytes + 63) / 64 * 64;
+  };
+  size_t total = 64;
+  for (size_t r = 0; r < reg_ptr_.size(); ++r) total += slot(r);
+  arena_.reset(new std::byte[total]());
+  std::byte* at = arena_.get();
+  at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
+  for (size_t r = 0; r < reg_ptr_.size(); ++r) {
+    reg_ptr_[r] = at;
+    at += slot(r);
   }
-  return p.get();
+  bind_buffers();
 }
 
 int64_t Exec::scalar_int(int r) {
@@ -308,9 +348,18 @@ void Exec::run(int begin, int end) {
       if (*as<uint8_t>(s.a[0])) run(i + 1, s.end);
       else run(s.end, s.else_end);
       i = s.else_end;
+    } else if (s.fused) {
+      ++i;  // done inside the step that reads it
     } else {
       step(s);
-      if (L_.track_values && s.op != ir::Op::Load && s.op != ir::Op::Store) propagate_taint(s);
+      if (L_.track_values && s.op != ir::Op::Load && s.op != ir::Op::Store) {
+        // Clean operands (nearly always): the result is clean, decided here
+        // without a call.
+        if ((s.a[0] >= 0 && tainted_[s.a[0]]) || (s.a[1] >= 0 && tainted_[s.a[1]]) || (s.a[2] >= 0 && tainted_[s.a[2]]))
+          propagate_taint(s);
+        else if (s.dst >= 0)
+          tainted_[s.dst] = 0;
+      }
       ++i;
     }
   }

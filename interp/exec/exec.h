@@ -96,6 +96,7 @@ struct LaunchState {
   bool track_values = true;
   bool check_unread_inputs = false;
   bool detect_details = false;  // sequential run: conflicts become findings
+  bool fuse = true;             // run the fusion pass over the plan
   std::atomic<bool> stop{false};  // strict mode: a finding was hit; or the launch must stop
   int64_t max_steps = 0;             // per program; 0: none
   const std::atomic<bool>* cancel = nullptr;
@@ -224,8 +225,11 @@ class Exec {
   void memory(const Step& s);
   template <ir::Op OP>
   void memory_op(const Step& s);
-  template <size_t ES, ir::Op OP>
-  void memory_lanes(const Step& s);
+  template <size_t ES, ir::Op OP, class Ptrs>
+  void memory_lanes(const Step& s, const Ptrs& p);
+  // A fused pointer tile (Step::vptr_off): its lanes written out, for the
+  // paths that want the tile itself (tracing).
+  const eval::PtrVal* materialize_pointers(const Step& s);
   void record_memory_event(const Step& s, const eval::PtrVal* p, const uint8_t* mask, const std::byte* value);
   void out_of_bounds(const Step& s, int64_t lane, const eval::PtrVal& pv, bool is_store);
   void print(const Step& s);
@@ -263,7 +267,9 @@ class Exec {
   void permutation_taint(const Step& s);
   int step_index(const Step& s) const { return static_cast<int>(&s - L_.plan.steps.data()); }
 
-  std::byte* reg(int r);
+  // Every register's storage, laid out once per worker in one arena (a
+  // program reuses its predecessor's): a table lookup, no allocation.
+  std::byte* reg(int r) { return reg_ptr_[r]; }
   template <class T>
   T* as(int r) { return reinterpret_cast<T*>(reg(r)); }
   int64_t scalar_int(int r);
@@ -272,7 +278,8 @@ class Exec {
 
   LaunchState& L_;
   int worker_;
-  std::vector<std::unique_ptr<std::byte[]>> regs_;
+  std::unique_ptr<std::byte[]> arena_;
+  std::vector<std::byte*> reg_ptr_;
   std::vector<std::byte> scratch_;
   std::vector<BufView> views_;
   std::vector<std::unique_ptr<uint8_t[]>> taint_;

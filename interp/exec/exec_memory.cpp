@@ -2,6 +2,7 @@
 // buffer; out-of-bounds lanes never touch memory (loads yield poison, stores
 // are dropped) and are recorded with their program, lane and line.
 #include <cstring>
+#include <type_traits>
 
 #include "exec.h"
 
@@ -28,6 +29,23 @@ template <size_t ES>
 inline void copy_elem(std::byte* dst, const std::byte* src) {
   std::memcpy(dst, src, ES);
 }
+
+// A memory op's pointer lanes: a materialized tile, or (fused, see
+// exec_fuse.cpp) one base pointer plus a tile of offsets, added here as
+// the pointer add would have (i32 offsets on int64, i64 ones wrapping).
+struct DensePtrs {
+  const eval::PtrVal* p;
+  eval::PtrVal operator[](int64_t i) const { return p[i]; }
+};
+template <class O>
+struct OffsetPtrs {
+  int64_t buf, base;
+  const O* off;
+  eval::PtrVal operator[](int64_t i) const {
+    if constexpr (sizeof(O) == 4) return eval::PtrVal{buf, base + off[i]};
+    else return eval::PtrVal{buf, static_cast<int64_t>(static_cast<uint64_t>(base) + static_cast<uint64_t>(off[i]))};
+  }
+};
 
 }  // namespace
 
@@ -170,13 +188,13 @@ void Exec::check_block_shape(const Step& s, const eval::PtrVal* p, const uint8_t
   }
 }
 
-template <size_t ES, ir::Op OP>
-void Exec::memory_lanes(const Step& s) {
+template <size_t ES, ir::Op OP, class Ptrs>
+void Exec::memory_lanes(const Step& s, const Ptrs& p) {
   using ir::Op;
   constexpr bool kLoad = OP == Op::Load;
+  constexpr bool kDense = std::is_same_v<Ptrs, DensePtrs>;
   const ir::Instr& in = *s.in;
   const int64_t n = s.n;
-  const eval::PtrVal* p = as<eval::PtrVal>(in.args[0]);
   const uint8_t* mask = nullptr;
   const std::byte* other = nullptr;
   const std::byte* value = nullptr;
@@ -188,8 +206,11 @@ void Exec::memory_lanes(const Step& s) {
     if (in.has_mask) mask = as<uint8_t>(in.args[2]);
   }
   std::byte* out = in.dst >= 0 ? reg(in.dst) : nullptr;
-  if (traced_) record_memory_event(s, p, mask, value);
-  if (!in.shape_dims.empty()) check_block_shape(s, p, mask);
+  if constexpr (kDense) {
+    // (Fused pointers never come here traced or through a block pointer.)
+    if (traced_) record_memory_event(s, p.p, mask, value);
+    if (!in.shape_dims.empty()) check_block_shape(s, p.p, mask);
+  }
   // Store lanes' keys while they rise; see store_keys_.
   uint64_t last_key = 0;
   bool keys_rising = true, have_key = false;
@@ -316,7 +337,50 @@ void Exec::memory_lanes(const Step& s) {
       }
       return i;
     };
-    first_general = b0.wrote || b0.written || b0.seen ? fast.template operator()<true>() : fast.template operator()<false>();
+    // The common tracked store, inline: a fresh element (no other
+    // program's write or read), a key above the last. Anything else leaves
+    // lane i to the general loop below, untouched. Everything it reads is
+    // copied to locals first: the byte stores to the written map may alias
+    // any memory, which would reload every field on every lane.
+    auto store_fast = [&]() {
+      const Ptrs ptrs = p;
+      uint32_t* const wrote = b0.wrote;
+      const uint32_t* const read = b0.read;
+      uint8_t* const written = b0.written;
+      std::byte* const data = b0.data;
+      const std::byte* const val = value;
+      const uint8_t* const m = mask;
+      const uint32_t me = me_;
+      const bool rising = keys_rising;
+      bool have = have_key;
+      uint64_t last = last_key;
+      int64_t i = 0;
+      for (; i < n; ++i) {
+        if (m && !m[i]) continue;
+        const eval::PtrVal pv = ptrs[i];
+        if (pv.buf != buf0 || static_cast<uint64_t>(pv.off) >= extent) break;
+        if (wrote) {
+          const uint32_t w = wrote[pv.off];
+          if ((w && w != me) || (read && read[pv.off] && read[pv.off] != me)) break;
+          const uint64_t key = key_of(pv);
+          if (!rising || (have && key <= last)) break;
+          wrote[pv.off] = me;
+          last = key;
+          have = true;
+        }
+        copy_elem<ES>(data + pv.off * static_cast<int64_t>(ES), val + i * ES);
+        if (written) written[pv.off] = 1;
+      }
+      last_key = last;
+      have_key = have;
+      return i;
+    };
+    if constexpr (OP == Op::Store) {
+      if (!b0.seen && (b0.wrote || b0.written)) first_general = store_fast();
+      else first_general = b0.wrote || b0.written || b0.seen ? fast.template operator()<true>() : fast.template operator()<false>();
+    } else {
+      first_general = b0.wrote || b0.written || b0.seen ? fast.template operator()<true>() : fast.template operator()<false>();
+    }
   }
 
   for (int64_t i = first_general; i < n; ++i) {
@@ -356,12 +420,36 @@ void Exec::memory_lanes(const Step& s) {
 
 template <ir::Op OP>
 void Exec::memory_op(const Step& s) {
-  switch (s.elem) {
-    case 1: memory_lanes<1, OP>(s); return;
-    case 2: memory_lanes<2, OP>(s); return;
-    case 4: memory_lanes<4, OP>(s); return;
-    default: memory_lanes<8, OP>(s); return;
+  auto lanes = [&](const auto& ptrs) {
+    switch (s.elem) {
+      case 1: memory_lanes<1, OP>(s, ptrs); return;
+      case 2: memory_lanes<2, OP>(s, ptrs); return;
+      case 4: memory_lanes<4, OP>(s, ptrs); return;
+      default: memory_lanes<8, OP>(s, ptrs); return;
+    }
+  };
+  if (s.vptr_off < 0 || traced_) {
+    lanes(DensePtrs{s.vptr_off < 0 ? as<eval::PtrVal>(s.a[0]) : materialize_pointers(s)});
+    return;
   }
+  const eval::PtrVal base = *as<eval::PtrVal>(s.vptr_base);
+  if (s.vptr_off64) lanes(OffsetPtrs<int64_t>{base.buf, base.off, as<int64_t>(s.vptr_off)});
+  else lanes(OffsetPtrs<int32_t>{base.buf, base.off, as<int32_t>(s.vptr_off)});
+}
+
+const eval::PtrVal* Exec::materialize_pointers(const Step& s) {
+  // The tile the fused broadcast and pointer add would have left in the
+  // pointer register (exec_fuse.cpp guarantees nothing else wrote it).
+  const eval::PtrVal base = *as<eval::PtrVal>(s.vptr_base);
+  eval::PtrVal* out = as<eval::PtrVal>(s.a[0]);
+  if (s.vptr_off64) {
+    const OffsetPtrs<int64_t> p{base.buf, base.off, as<int64_t>(s.vptr_off)};
+    for (int64_t i = 0; i < s.n; ++i) out[i] = p[i];
+  } else {
+    const OffsetPtrs<int32_t> p{base.buf, base.off, as<int32_t>(s.vptr_off)};
+    for (int64_t i = 0; i < s.n; ++i) out[i] = p[i];
+  }
+  return out;
 }
 
 void Exec::memory(const Step& s) {

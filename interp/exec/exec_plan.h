@@ -32,6 +32,14 @@ struct Step {
   int64_t strides[kMaxPlanRank] = {};
   // Reduce: the input as [outer, len, inner] around the reduced axis.
   int64_t outer = 1, len = 1, inner = 1;
+  // Fusion (exec_fuse.cpp). `fused`: the step's work is done inside a later
+  // step (it still counts as a step). A memory op whose pointer tile is
+  // `base + offsets`, with base a 0-d pointer, reads its lanes' addresses
+  // from those two registers instead of a materialized tile of PtrVal
+  // (vptr_off >= 0; vptr_off64: the offsets are i64, else i32).
+  bool fused = false;
+  int vptr_base = -1, vptr_off = -1;
+  bool vptr_off64 = false;
 };
 
 struct Plan {
@@ -41,5 +49,13 @@ struct Plan {
 
 // Flattens `k` (locations are indices into `locations`, which it fills).
 Plan make_plan(const ir::Kernel& k, std::vector<SrcLoc>& locations);
+
+// The fusion pass over a plan (exec_fuse.cpp): marks the steps whose work
+// moves into a later step. Only ops it knows are ever fused; every other
+// op (new ones included) keeps the per-op path.
+void fuse_plan(Plan& p, const ir::Kernel& k);
+
+// Fusion on unless `requested` is false or TILESCOPE_FUSE=0 is set.
+bool fusion_enabled(bool requested);
 
 }  // namespace tl

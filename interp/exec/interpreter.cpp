@@ -166,6 +166,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   L.check_unread_inputs = opt.check_unread_inputs;
   L.max_steps = std::max<int64_t>(0, opt.max_steps);
   L.cancel = opt.cancel;
+  L.fuse = fusion_enabled(opt.fuse);
   L.prepare();
 
   const int64_t n = grid.count();
@@ -284,6 +285,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     sequential = true;
   }
   result.sequential = sequential;
+  for (const Step& s : L.plan.steps) result.fused_steps += s.fused;
   result.interrupted = L.cancelled;
   result.budget_exceeded = L.budget_exceeded;
   result.programs_run = claimed;

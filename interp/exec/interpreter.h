@@ -68,6 +68,11 @@ struct RunOptions {
   int64_t trace_budget_bytes = int64_t{256} << 20;
   bool record_store_values = true;
   int threads = 0;  // 0: all cores
+  // Fused execution (exec_fuse.cpp): work a later step can do on the fly is
+  // not materialized. Results, findings and traces are the same either way;
+  // false (or the environment variable TILESCOPE_FUSE=0) keeps every op on
+  // the per-op path.
+  bool fuse = true;
   // Stop at the first finding (in program order) instead of running on.
   bool strict = false;
   // Track undefined lanes (masked loads without `other`) and poison (from
@@ -138,6 +143,7 @@ struct RunResult {
   bool budget_exceeded = false;  // a program reached RunOptions::max_steps
   int64_t programs_run = 0;
   int64_t max_program_steps = 0;  // the most steps any one program took
+  int64_t fused_steps = 0;  // plan steps whose work fusion moved into others (RunOptions::fuse)
   static constexpr size_t kMaxOob = 64;
 };
 
