@@ -183,9 +183,10 @@ class Case:
     """`bound` is a key of compare.ULP_BOUNDS (for float outputs) or a dict
     output name -> key; integer outputs are always compared bit for bit."""
 
-    def __init__(self, name, family, kernel, args, grid=(1,), bound="exact", kwargs=None):
+    def __init__(self, name, family, kernel, args, grid=(1,), bound="exact", kwargs=None, ulp_dtype=None):
         self.name, self.family, self.kernel, self.args = name, family, kernel, list(args)
         self.grid, self.bound, self.kwargs = tuple(grid), bound, dict(kwargs or {})
+        self.ulp_dtype = ulp_dtype  # the dtype a wide float output's ulps are counted in
 
     def bound_for(self, out):
         return self.bound.get(out, "exact") if isinstance(self.bound, dict) else self.bound

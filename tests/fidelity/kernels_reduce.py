@@ -112,7 +112,8 @@ def cases():
         out.append(Case(f"reduce_{dt}", "reduce", reduce_kernel,
                         [In("x", dt, (R, C), values=_tie_rows(dt)), Out("sum", w, (R,)), Out("max", dt, (R,)),
                          Out("min", dt, (R,)), Out("amax", "i32", (R,)), Out("amin", "i32", (R,)),
-                         Out("code", "i32", (2,)), R, C], bound={"sum": "sum"}))
+                         Out("code", "i32", (2,)), R, C], bound={"sum": "sum"},
+                        ulp_dtype=dt if is_float(dt) else None))
         out.append(Case(f"reduce_idx_{dt}", "reduce", reduce_idx_kernel,
                         [In("x", dt, (R, C), values=_tie_rows(dt)), Out("max", w, (R,)), Out("imax", "i32", (R,)),
                          Out("min", w, (R,)), Out("imin", "i32", (R,)), Out("code", "i32", (2,)), R, C]))
@@ -120,17 +121,18 @@ def cases():
         w = "f64" if is_float(dt) else "i64"
         out.append(Case(f"reduce_axis0_{dt}", "reduce", reduce_axis0_kernel,
                         [In("x", dt, (R, C), values=_tie_rows(dt)), Out("sum", w, (C,)), Out("max", dt, (C,)), R, C],
-                        bound={"sum": "sum"}))
+                        bound={"sum": "sum"}, ulp_dtype=dt if is_float(dt) else None))
     for dt in ("i8", "i32", "u32", "f16", "bf16", "f32"):
         w = "f64" if is_float(dt) else "i64"
         kind = "positive" if is_float(dt) else "small"
         out.append(Case(f"reduce_all_{dt}", "reduce", reduce_all_kernel,
                         [In("x", dt, (R, C), kind=kind), Out("sum", w, (1,)), Out("max", dt, (1,)),
-                         Out("arg", "i32", (1,)), Out("code", "i32", (1,)), R, C], bound={"sum": "sum"}))
+                         Out("arg", "i32", (1,)), Out("code", "i32", (1,)), R, C], bound={"sum": "sum"},
+                        ulp_dtype=dt if is_float(dt) else None))
     for dt in ("f16", "bf16", "i8", "i32"):
         out.append(Case(f"sum_dtype_f32_{dt}", "reduce", sum_dtype_kernel,
                         [In("x", dt, (R, C), kind="small_int" if not is_float(dt) else "unit"),
-                         Out("o", "f64", (R,)), Out("code", "i32", (1,)), R, C], bound={"o": "sum"}))
+                         Out("o", "f64", (R,)), Out("code", "i32", (1,)), R, C], bound={"o": "sum"}, ulp_dtype="f32"))
     return out
 
 

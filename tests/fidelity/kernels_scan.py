@@ -91,7 +91,7 @@ def cases():
         kind = "small" if dt[0] not in "fb" else "unit"
         out.append(Case(f"cumsum_{dt}", "scan", cumsum_kernel,
                         [In("x", dt, (N,), kind=kind), Out("o", w, (N,)), Out("code", "i32", (1,)), N],
-                        bound={"o": "scan"}))
+                        bound={"o": "scan"}, ulp_dtype=dt if dt[0] in "fb" else None))
     for dt in ("i32", "f32"):
         out.append(Case(f"cumsum_rev_{dt}", "scan", cumsum_rev_kernel,
                         [In("x", dt, (R, C), kind="small_int"), Out("o", dt, (R, C)), R, C]))
