@@ -269,6 +269,10 @@ def compare_case(name, records, run=run_tilescope):
     except Exception as e:  # tilescope's diagnostics
         got, err = None, str(e) or type(e).__name__
     if meta["status"] != "ok":
+        if err and not_yet(err) is not None:
+            # tilescope refuses for another reason (the op is missing): not
+            # yet a comparison of the rule Triton applied.
+            return Outcome(name, "skipped", f"not implemented yet: {not_yet(err)} (Triton rejects this case)")
         if err:
             return Outcome(name, "both_reject", f"triton: {meta['error'].splitlines()[0][:120]}")
         return _expected(name, Outcome(name, "differ", "Triton rejects this kernel, tilescope runs it: "

@@ -78,8 +78,13 @@ def test_not_yet_errors_are_recognised_and_nothing_else():
     assert compare.not_yet("k.py:3:4: error: a tile of i8 cannot be added to a pointer") is None
 
 
-def teardown_module(module):
-    skipped = sorted(n for n, o in OUTCOMES.items() if o.status == "skipped")
-    counts = compare.summary(OUTCOMES.values())
-    sys.stdout.write(f"\nfidelity: {len(OUTCOMES)} cases compared: {counts}\n")
-    sys.stdout.write(f"fidelity: skipped ({len(skipped)}), ops not in tilescope yet: {' '.join(skipped)}\n")
+def test_expected_differences_must_stay_exactly_as_listed(monkeypatch):
+    listed = {"x": {"kind": "values", "diffs": {"o": [1, 2]}, "cause": "c"}}
+    monkeypatch.setattr(compare, "EXPECTED_DIFFERENCES", listed)
+    same = compare.Outcome("x", "differ", diffs={"o": [1, 2]})
+    assert compare._expected("x", same).status == "expected"
+    changed = compare.Outcome("x", "differ", diffs={"o": [1]})
+    assert compare._expected("x", changed).status == "differ"
+    rejects = compare.Outcome("x", "differ", kind="tilescope_rejects")
+    assert compare._expected("x", rejects).status == "differ"
+    assert compare._expected("y", same).status == "differ"  # not listed
