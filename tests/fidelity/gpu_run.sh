@@ -9,7 +9,8 @@
 #       runs the recorded corpus through tilescope's interpreter and its GPU
 #       backend and compares all three -> $OUT/fidelity_threeway.tgz
 #       (threeway.md, threeway.json, the log).
-# REPO (default: two levels up) is the tilescope checkout, for threeway.
+# REPO (default: two levels up) is the tilescope checkout, for threeway;
+# FAMILIES=cast,math,... limits threeway to some families (a short run).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 MODE=${1:?usage: gpu_run.sh record|threeway}
@@ -37,7 +38,8 @@ threeway)
     cmake --build "$WORK/build" -j "$(nproc)" --target _tilescope
   } > "$WORK/threeway/build.log" 2>&1 || { tail -50 "$WORK/threeway/build.log"; }
   PYTHONPATH="$REPO/python:$WORK/build/python" "$PY" "$HERE/run_gpu_threeway.py" \
-    --records "${RECORDS:-$HERE/records}" --out "$WORK/threeway" 2>&1 | tee "$WORK/threeway/threeway.log"
+    --records "${RECORDS:-$HERE/records}" --out "$WORK/threeway" ${FAMILIES:+--families "$FAMILIES"} \
+    2>&1 | tee "$WORK/threeway/threeway.log"
   tar czf "$OUT/fidelity_threeway.tgz" -C "$WORK" threeway
   ;;
 *)
