@@ -200,7 +200,7 @@ TEST_CASE("i1 + - * i1 stays i1 and wraps: + and - are xor, * is and") {
     CHECK(r.at(3) == (mul ? 1 : 0));
   }
   // With a literal, i1 still computes in i32.
-  auto l = eval1(DType::i1, {1}, DType::i32, [](auto& a) { return a + 1; });
+  auto l = eval1(DType::i1, {1, 0}, DType::i32, [](auto& a) { return a + 1; });
   CHECK(l.dtype == DType::i32);
   CHECK(l.at(0) == 2);
 }
@@ -212,11 +212,12 @@ TEST_CASE("maximum and minimum order -0.0 below +0.0 whichever operand comes fir
   CHECK(mx.bits(1) == 0u);
   CHECK(mx.bits(2) == 0x80000000u);
   CHECK(mx.bits(3) == 0x80000000u);  // a NaN loses to a number
-  auto mn = eval2(DType::f64, {-0.0, 0.0, 0.0}, DType::f64, {0.0, -0.0, 0.0}, DType::f64,
+  auto mn = eval2(DType::f64, {-0.0, 0.0, 0.0, 1.0}, DType::f64, {0.0, -0.0, 0.0, kNaN}, DType::f64,
                   [](auto& a, auto& b) { return tl::minimum(a, b); });
   CHECK(mn.bits(0) == 0x8000000000000000u);
   CHECK(mn.bits(1) == 0x8000000000000000u);
   CHECK(mn.bits(2) == 0u);
+  CHECK(mn.at(3) == 1.0);
 }
 
 TEST_CASE("true division: int/int gives f32, f16 and bf16 division gives f32") {
