@@ -137,6 +137,11 @@ GpuReport run_and_compare_on_gpu(const Kernel& kernel, Grid grid, const std::vec
   }
   report.ran = true;
   report.device = reply.device;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind() != Arg::Kind::Buffer) continue;
+    const auto* p = reinterpret_cast<const std::byte*>(reply.buffers[i].data());
+    report.outputs.push_back({args[i].buffer()->name(), std::vector<std::byte>(p, p + reply.buffers[i].size())});
+  }
   report.times_ms = reply.times_ms;
   if (!report.times_ms.empty()) {
     std::vector<double> sorted = report.times_ms;

@@ -188,6 +188,9 @@ std::string Emitter::binary_expr(const ir::Instr& in, DType d, const std::string
       case Op::And: return "(" + a + " && " + b + ")";
       case Op::Or: return "(" + a + " || " + b + ")";
       case Op::Xor: return "(" + a + " != " + b + ")";
+      // i1 + - * i1 stay i1 with 1-bit wrap-around (SEMANTICS, as Triton).
+      case Op::Add: case Op::Sub: return "(" + a + " != " + b + ")";
+      case Op::Mul: return "(" + a + " && " + b + ")";
       default: fail(in, "arithmetic on i1 (the front end widens it to i32)");
     }
   }
@@ -220,7 +223,11 @@ std::string Emitter::binary_expr(const ir::Instr& in, DType d, const std::string
     case Op::Sub: return infix("-");
     case Op::Mul: return infix("*");
     case Op::Div: return infix("/");
-    case Op::Mod: return call(f64 ? "fmod" : "fmodf");  // C fmod: the dividend's sign
+    // frem as Triton's NVPTX lowering expands it (the interpreter's gpu_frem):
+    // x - trunc(x / y) * y in one fma, x for an infinite y.
+    case Op::Mod:
+      return narrow(d, f64 ? "(isinf(" + y + ") ? " + x + " : fma(-trunc(" + x + " / " + y + "), " + y + ", " + x + "))"
+                           : "(isinf(" + y + ") ? " + x + " : fmaf(-truncf(" + x + " / " + y + "), " + y + ", " + x + "))");
     // fmaxf/fminf drop NaN (IEEE maxNum), as Triton's GPU max does.
     case Op::Maximum: return call(in.propagate_nan ? "ts_fmax_nan" : f64 ? "fmax" : "fmaxf");
     case Op::Minimum: return call(in.propagate_nan ? "ts_fmin_nan" : f64 ? "fmin" : "fminf");

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -207,12 +208,22 @@ TEST_CASE("GPU compare and timing run on the GPU or say why not, and the CPU run
 #ifndef TILESCOPE_HAVE_GPU
     CHECK(contains(r.gpu->error, "not available"));
 #endif
+    CHECK(r.gpu->outputs.empty());  // no GPU values without a GPU run
     WARN("GPU not used: " << r.gpu->error);
     return;
   }
   CHECK(r.gpu->matches);
   REQUIRE(r.gpu->buffers.size() == 2);
   CHECK(r.gpu->buffers[1].name == "z");
+  // The GPU's own bytes come back, one entry per buffer argument: z + 1 = x.
+  REQUIRE(r.gpu->outputs.size() == 2);
+  CHECK(r.gpu->outputs[1].name == "z");
+  REQUIRE(r.gpu->outputs[1].bytes.size() == 100 * sizeof(float));
+  for (int i = 0; i < 100; ++i) {
+    float v;
+    std::memcpy(&v, r.gpu->outputs[1].bytes.data() + i * sizeof(float), sizeof v);
+    CHECK(v == i + 1.0f);
+  }
   CHECK(r.gpu->times_ms.size() == 5);
   CHECK(r.gpu->median_ms > 0);
 }

@@ -148,7 +148,8 @@ TEST_CASE("INT_MIN / -1 wraps and its remainder is 0") {
   CHECK(d.run.issues.empty());
 }
 
-TEST_CASE("float remainder is C fmod") {
+TEST_CASE("float remainder is frem as the GPU computes it: x - trunc(x / y) * y, x for an infinite y") {
+  // The result takes the dividend's sign (C fmod, not Python's floor mod).
   auto r = eval2(DType::f32, {-7.5, 7.5, -7.5, 5.0}, DType::f32, {2.0, 2.0, -2.0, 3.0}, DType::f32,
                  [](auto& a, auto& b) { return a % b; });
   CHECK(r.dtype == DType::f32);
@@ -160,6 +161,63 @@ TEST_CASE("float remainder is C fmod") {
   CHECK(l.dtype == DType::f64);
   CHECK(l.at(0) == -1.5);
   CHECK(l.at(1) == 1.25);
+  // Where fmod and the GPU's expansion part (recorded with Triton 3.6 on an
+  // H100, tests/fidelity float_mod_*): a zero result is +0.0, an infinite
+  // divisor gives x, and x / y overflowing gives an infinity.
+  const double tiny = std::ldexp(1.0, -149);
+  auto g = eval2(DType::f32, {-0.0, -2.5, 2.5, -0.5}, DType::f32, {1.5, -2.5, -kInf, tiny}, DType::f32,
+                 [](auto& a, auto& b) { return a % b; });
+  CHECK(g.bits(0) == 0u);  // +0.0, not fmod's -0.0
+  CHECK(g.bits(1) == 0u);
+  CHECK(g.at(2) == 2.5);
+  CHECK(g.at(3) == kInf);  // fmod: -0.0
+}
+
+TEST_CASE("float negation is 0 - x, as Triton's: -(+0.0) is +0.0") {
+  auto n = eval1(DType::f32, {0.0, -0.0, 1.5, kInf}, DType::f32, [](auto& a) { return -a; });
+  CHECK(n.bits(0) == 0u);  // not 0x80000000
+  CHECK(n.bits(1) == 0u);
+  CHECK(n.at(2) == -1.5);
+  CHECK(n.at(3) == -kInf);
+  auto h = eval1(DType::f16, {0.0, 2.0}, DType::f16, [](auto& a) { return -a; });
+  CHECK(h.dtype == DType::f16);
+  CHECK(h.bits(0) == 0u);
+  CHECK(h.at(1) == -2.0);
+}
+
+TEST_CASE("i1 + - * i1 stays i1 and wraps: + and - are xor, * is and") {
+  for (auto [name, fn] : std::vector<std::pair<const char*, Fn2>>{
+           {"+", [](const tl::Tensor& a, const tl::Tensor& b) { return a + b; }},
+           {"-", [](const tl::Tensor& a, const tl::Tensor& b) { return a - b; }},
+           {"*", [](const tl::Tensor& a, const tl::Tensor& b) { return a * b; }}}) {
+    INFO(name);
+    auto r = eval2(DType::i1, {0, 0, 1, 1}, DType::i1, {0, 1, 0, 1}, DType::i32, fn);
+    CHECK(r.dtype == DType::i1);
+    bool mul = std::string(name) == "*";
+    CHECK(r.at(0) == 0);
+    CHECK(r.at(1) == (mul ? 0 : 1));
+    CHECK(r.at(2) == (mul ? 0 : 1));
+    CHECK(r.at(3) == (mul ? 1 : 0));
+  }
+  // With a literal, i1 still computes in i32.
+  auto l = eval1(DType::i1, {1, 0}, DType::i32, [](auto& a) { return a + 1; });
+  CHECK(l.dtype == DType::i32);
+  CHECK(l.at(0) == 2);
+}
+
+TEST_CASE("maximum and minimum order -0.0 below +0.0 whichever operand comes first") {
+  auto mx = eval2(DType::f32, {-0.0, 0.0, -0.0, kNaN}, DType::f32, {0.0, -0.0, -0.0, -0.0}, DType::f32,
+                  [](auto& a, auto& b) { return tl::maximum(a, b); });
+  CHECK(mx.bits(0) == 0u);
+  CHECK(mx.bits(1) == 0u);
+  CHECK(mx.bits(2) == 0x80000000u);
+  CHECK(mx.bits(3) == 0x80000000u);  // a NaN loses to a number
+  auto mn = eval2(DType::f64, {-0.0, 0.0, 0.0, 1.0}, DType::f64, {0.0, -0.0, 0.0, kNaN}, DType::f64,
+                  [](auto& a, auto& b) { return tl::minimum(a, b); });
+  CHECK(mn.bits(0) == 0x8000000000000000u);
+  CHECK(mn.bits(1) == 0x8000000000000000u);
+  CHECK(mn.bits(2) == 0u);
+  CHECK(mn.at(3) == 1.0);
 }
 
 TEST_CASE("true division: int/int gives f32, f16 and bf16 division gives f32") {

@@ -170,6 +170,19 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
     CHECK(has(src, "ts_mma_tf32(c[i][j], fa[i], fb[j])"));
     CHECK(has(src, "__syncthreads();"));
   }
+  SECTION("i1 + - * i1 wrap in one bit; float % is frem as Triton's NVPTX lowering expands it") {
+    std::string src = cuda_of(+[](tl::Ptr x, tl::Ptr z) {
+      auto i = tl::arange(0, 64);
+      auto v = tl::load(x + i);
+      auto m = v > 0.0f;
+      auto n = v < 1.0f;
+      tl::store(z + i, ((m + n) * (m - n)).to(tl::f32) + v % 1.5f);
+    }, {f, of});
+    CHECK(has(src, " && "));  // i1 * i1
+    CHECK(has(src, "isinf("));
+    CHECK(has(src, "fmaf(-truncf("));
+    CHECK_FALSE(has(src, "fmodf("));
+  }
   SECTION("loops keep Python's range semantics") {
     std::string src = cuda_of(+[](tl::Ptr x, tl::Int n) {
       auto acc = tl::zeros({64}, tl::f32);

@@ -192,7 +192,15 @@ TEST_CASE("where, maximum, minimum and fma promote their value operands") {
   CHECK(dtype_of([] { return tl::where(tile(DType::i32) > 0, tile(DType::u8), 1); }) == DType::u8);
   CHECK(dtype_of([] { return tl::where(tile(DType::i32) > 0, tile(DType::i8), tile(DType::i16)); }) == DType::i16);
   CHECK(dtype_of([] { return tl::maximum(tile(DType::i8), tile(DType::i32)); }) == DType::i32);
-  CHECK(dtype_of([] { return tl::minimum(tile(DType::f16), 1.0); }) == DType::f16);
+  // maximum/minimum make a literal a 0-d tensor of its own type (Triton's
+  // to_tensor), so it promotes like a tile: recorded with Triton 3.6
+  // (tests/fidelity lit_maximum_*).
+  CHECK(dtype_of([] { return tl::maximum(tile(DType::i8), 2); }) == DType::i32);
+  CHECK(dtype_of([] { return tl::maximum(tile(DType::u16), 2); }) == DType::i32);
+  CHECK(dtype_of([] { return tl::maximum(tile(DType::bf16), 2); }) == DType::f32);
+  CHECK(dtype_of([] { return tl::maximum(tile(DType::f16), 2); }) == DType::f16);
+  CHECK(dtype_of([] { return tl::minimum(tile(DType::f16), 1.0); }) == DType::f32);
+  CHECK(dtype_of([] { return tl::minimum(tile(DType::i64), 1); }) == DType::i64);
   CHECK(dtype_of([] { return tl::fma(tile(DType::f16), tile(DType::f16), tile(DType::f32)); }) == DType::f32);
 }
 

@@ -277,3 +277,16 @@ TEST_CASE("reducing along an axis out of range is a build error") {
   CHECK_FALSE(build_error([](auto& x) { return tl::sum(tl::sum(x), 0); }).empty());
   CHECK(build_error([](auto& x) { return tl::sum(x, -1); }).empty());
 }
+
+TEST_CASE("max and min of zeros of both signs: -0.0 is below +0.0, as on the GPU") {
+  const double nz = -0.0;
+  auto mx = reduce(DType::f32, {nz, 0.0, nz, nz}, {4}, [](auto& x) { return tl::max(x); });
+  CHECK_FALSE(std::signbit(mx.v[0]));
+  auto mn = reduce(DType::f32, {0.0, nz, 0.0, 0.0}, {4}, [](auto& x) { return tl::min(x); });
+  CHECK(std::signbit(mn.v[0]));
+  auto rows = reduce(DType::f64, {nz, 0.0, 0.0, nz}, {2, 2}, [](auto& x) { return tl::max(x, 0); });
+  CHECK_FALSE(std::signbit(rows.v[0]));
+  CHECK_FALSE(std::signbit(rows.v[1]));
+  auto all_neg = reduce(DType::f32, {nz, nz}, {2}, [](auto& x) { return tl::max(x); });
+  CHECK(std::signbit(all_neg.v[0]));
+}

@@ -74,6 +74,31 @@ inline typename StorageOf<D>::type store_c(Compute<D> c) {
   else return c;
 }
 
+// Triton's maximum/minimum of floats (fmax/fmin: a NaN loses to a number)
+// orders -0.0 below +0.0, as the GPU's max.f32/min.f32 do, whichever
+// operand comes first: max(-0, +0) = +0, min(+0, -0) = -0.
+template <class C>
+inline C max_signed_zero(C x, C y) {
+  if (x == 0 && y == 0) return std::signbit(x) ? y : x;
+  return std::fmax(x, y);
+}
+template <class C>
+inline C min_signed_zero(C x, C y) {
+  if (x == 0 && y == 0) return std::signbit(x) ? x : y;
+  return std::fmin(x, y);
+}
+
+// Float % is LLVM's frem (fmod's sign convention: the result has x's
+// sign), which the NVPTX backend Triton uses expands as
+// x - trunc(x / y) * y (one fma), with y = +-inf giving x. Evaluated the
+// same way, the interpreter gives the GPU's results: +0.0 where fmod would
+// give -0.0, and the expansion's rounding when x / y is large or overflows.
+template <class C>
+inline C gpu_frem(C x, C y) {
+  if (std::isinf(y)) return x;
+  return std::fma(-std::trunc(x / y), y, x);
+}
+
 // Converts one value from double, with the cast rules of SEMANTICS §5.
 template <DType D>
 typename StorageOf<D>::type from_double(double v);

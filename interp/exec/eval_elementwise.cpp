@@ -125,6 +125,14 @@ void binary_t(ir::Op op, const void* av, const void* bv, void* ov, int64_t n, bo
   auto each = [&](auto fn) {
     for (int64_t i = 0; i < n; ++i) o[i] = store_c<D>(fn(load_c<D>(a[i]), load_c<D>(b[i])));
   };
+  if constexpr (D == DType::i1) {
+    // 1-bit wrap-around: + and - are xor, * is and (Triton's i1 arithmetic).
+    switch (op) {
+      case ir::Op::Add: case ir::Op::Sub: each([](C x, C y) { return static_cast<C>((x ^ y) & 1); }); return;
+      case ir::Op::Mul: each([](C x, C y) { return static_cast<C>(x & y & 1); }); return;
+      default: break;
+    }
+  }
   if constexpr (std::is_integral_v<C>) {
     using U = Unsigned<C>;
     switch (op) {
@@ -148,14 +156,14 @@ void binary_t(ir::Op op, const void* av, const void* bv, void* ov, int64_t n, bo
       case ir::Op::Sub: each([](C x, C y) { return x - y; }); return;
       case ir::Op::Mul: each([](C x, C y) { return x * y; }); return;
       case ir::Op::Div: each([](C x, C y) { return x / y; }); return;
-      case ir::Op::Mod: each([](C x, C y) { return std::fmod(x, y); }); return;
+      case ir::Op::Mod: each([](C x, C y) { return gpu_frem(x, y); }); return;
       case ir::Op::Maximum:
-        if (propagate_nan) each([](C x, C y) { return (x != x || y != y) ? x + y : std::fmax(x, y); });
-        else each([](C x, C y) { return std::fmax(x, y); });
+        if (propagate_nan) each([](C x, C y) { return (x != x || y != y) ? x + y : max_signed_zero(x, y); });
+        else each([](C x, C y) { return max_signed_zero(x, y); });
         return;
       case ir::Op::Minimum:
-        if (propagate_nan) each([](C x, C y) { return (x != x || y != y) ? x + y : std::fmin(x, y); });
-        else each([](C x, C y) { return std::fmin(x, y); });
+        if (propagate_nan) each([](C x, C y) { return (x != x || y != y) ? x + y : min_signed_zero(x, y); });
+        else each([](C x, C y) { return min_signed_zero(x, y); });
         return;
       default: return;
     }

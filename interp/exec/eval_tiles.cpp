@@ -85,12 +85,14 @@ void reduce_t(ir::ReduceKind kind, int64_t outer, int64_t n, int64_t inner, bool
         // fmax semantics, inline: a NaN operand loses to a number.
         for (int64_t k = 1; k < n; ++k) {
           C v = load_c<D>(x[k]);
-          r = (r != r) ? v : (v > r ? v : r);
+          if constexpr (std::is_floating_point_v<C>) r = (r != r) ? v : max_signed_zero(r, v);
+          else r = v > r ? v : r;
         }
       } else {
         for (int64_t k = 1; k < n; ++k) {
           C v = load_c<D>(x[k]);
-          r = (r != r) ? v : (v < r ? v : r);
+          if constexpr (std::is_floating_point_v<C>) r = (r != r) ? v : min_signed_zero(r, v);
+          else r = v < r ? v : r;
         }
       }
       out[o] = store_c<D>(r);
@@ -125,7 +127,7 @@ void reduce_t(ir::ReduceKind kind, int64_t outer, int64_t n, int64_t inner, bool
           C v = load_c<D>(row[j]);
           if constexpr (std::is_floating_point_v<C>) {
             if (propagate_nan && (v != v || acc[j] != acc[j])) acc[j] = v + acc[j];
-            else acc[j] = is_max ? std::fmax(acc[j], v) : std::fmin(acc[j], v);
+            else acc[j] = is_max ? max_signed_zero(acc[j], v) : min_signed_zero(acc[j], v);
           } else {
             acc[j] = is_max ? (v > acc[j] ? v : acc[j]) : (v < acc[j] ? v : acc[j]);
           }

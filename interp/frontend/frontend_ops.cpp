@@ -140,9 +140,12 @@ Tensor binary(ir::Op op, const Operand& a, const Operand& b, const SrcLoc& loc) 
   if (bitwise && is_float(d))
     bld.fail(loc, std::string("operator ") + symbol(op) + " needs integer operands, got " +
                       dn(operand_dtype(a, bld)) + " and " + dn(operand_dtype(b, bld)));
-  // i1 & i1 stays i1 (logical and of masks); other i1 arithmetic is i32.
-  if (d == DType::i1 && !(op == ir::Op::And || op == ir::Op::Or || op == ir::Op::Xor || ir::is_compare(op)))
-    d = DType::i32;
+  // i1 & i1 stays i1 (logical and of masks), and so do i1 + - * i1, as in
+  // Triton (1-bit wrap-around: + and - are xor, * is and); other i1
+  // arithmetic is i32.
+  bool one_bit = op == ir::Op::And || op == ir::Op::Or || op == ir::Op::Xor || ir::is_compare(op) ||
+                 (a.is_tensor() && b.is_tensor() && (op == ir::Op::Add || op == ir::Op::Sub || op == ir::Op::Mul));
+  if (d == DType::i1 && !one_bit) d = DType::i32;
   if (op == ir::Op::Div && is_float(d) == false) {
     // Integer division truncates toward zero (C, Triton's //).
   }
@@ -170,6 +173,11 @@ Tensor unary(ir::Op op, const Tensor& x, const SrcLoc& loc) {
       break;
     case ir::Op::Neg:
       if (t.dtype == DType::i1) { r = b.cast(r, DType::i32, loc); t.dtype = DType::i32; }
+      if (is_float(t.dtype)) {
+        // Triton's -x is 0 - x (semantic.minus), so -(+0.0) is +0.0, not -0.0.
+        int zero = b.broadcast(b.materialize(Operand(0.0), t.dtype, loc), t.shape, loc);
+        return Tensor::wrap(b.emit_value(ir::Op::Sub, t, {zero, r}, loc));
+      }
       break;
     default: break;
   }
@@ -229,11 +237,22 @@ Tensor operator~(const Operand& a) {
   return unary(ir::Op::Not, a.is_tensor() ? Tensor::wrap(a.reg()) : Tensor::wrap(b.constant(Builder::literal_dtype(a), a, loc)), loc);
 }
 
+// maximum and minimum take their operands as tensors (Triton's to_tensor):
+// a literal is a 0-d tensor of its own type (i32, i64 or f32), never weak,
+// so maximum(i8 tile, 2) is i32 and maximum(bf16 tile, 2) is f32.
+Operand strong(const Operand& x, const SrcLoc& loc) {
+  if (x.is_tensor()) return x;
+  Builder& bld = Builder::current(loc);
+  return Operand(Tensor::wrap(bld.constant(Builder::literal_dtype(x), x, loc)));
+}
+
 Tensor maximum(const Operand& a, const Operand& b, std::source_location loc) {
-  return binary(ir::Op::Maximum, a, b, loc_of(loc));
+  SrcLoc l = loc_of(loc);
+  return binary(ir::Op::Maximum, strong(a, l), strong(b, l), l);
 }
 Tensor minimum(const Operand& a, const Operand& b, std::source_location loc) {
-  return binary(ir::Op::Minimum, a, b, loc_of(loc));
+  SrcLoc l = loc_of(loc);
+  return binary(ir::Op::Minimum, strong(a, l), strong(b, l), l);
 }
 
 Tensor where(const Operand& cond, const Operand& a, const Operand& b, std::source_location l) {

@@ -215,6 +215,10 @@ void bind_launch(py::module_& m) {
         py::list buffers;
         for (const auto& b : r.gpu->buffers) buffers.append(py::make_tuple(b.name, b.pass, b.summary));
         d["buffers"] = buffers;
+        py::dict outputs;  // name -> the buffer's bytes after the GPU's launch
+        for (const auto& b : r.gpu->outputs)
+          outputs[py::str(b.name)] = py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
+        d["outputs"] = outputs;
         return d;
       });
 

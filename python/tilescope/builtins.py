@@ -107,7 +107,6 @@ exp2 = _unary("exp2", ts.exp2)
 log = _unary("log", ts.log)
 log2 = _unary("log2", ts.log2)
 sqrt = _unary("sqrt", ts.sqrt)
-sqrt_rn = _unary("sqrt_rn", ts.sqrt)
 rsqrt = _unary("rsqrt", ts.rsqrt)
 sin = _unary("sin", ts.sin)
 cos = _unary("cos", ts.cos)
@@ -118,11 +117,28 @@ floor = _unary("floor", ts.floor)
 ceil = _unary("ceil", ts.ceil)
 
 
+def _f32_only(name, *args):
+    # Triton's div_rn and sqrt_rn are libdevice's f32 functions: any other
+    # dtype is a compile error there ("Expected dtype ['fp32']").
+    for a in args:
+        t = _core.tile(a)
+        if t.dtype != "f32":
+            raise _core.build_error(f"tl.{name} takes f32 tiles (as Triton's), got {t.type}; convert with "
+                                    ".to(tl.float32) first")
+
+
 def div_rn(x, y):
+    _f32_only("div_rn", x, y)
     return ts.truediv(_core.unwrap(x), _core.unwrap(y))
 
 
-fdiv = div_rn
+def fdiv(x, y, ieee_rounding=False):
+    return ts.truediv(_core.unwrap(x), _core.unwrap(y))
+
+
+def sqrt_rn(x):
+    _f32_only("sqrt_rn", x)
+    return ts.sqrt(_core.tile(x))
 
 
 def cdiv(x, div):
@@ -133,6 +149,11 @@ def cdiv(x, div):
 
 
 def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
+    rounding = _core.unwrap(fp_downcast_rounding)
+    if rounding not in (None, "rtne"):
+        # Ignoring it would round to nearest where Triton truncates.
+        raise _core.build_error(f"fp_downcast_rounding='{rounding}' is not supported by tilescope yet "
+                                "(only the default, 'rtne')")
     return ts.cast(_core.tile(input), _dtype_name(dtype), bool(_core.unwrap(bitcast)))
 
 
@@ -175,17 +196,26 @@ def sum(input, axis=None, keep_dims=False, dtype=None):
     return ts.sum(input, _axis(axis), bool(_core.unwrap(keep_dims)), None if dtype is None else _dtype_name(dtype))
 
 
+def _with_index_dtype(value, input):
+    # Triton's max/min with return_indices reduce (value, index) pairs in the
+    # input's own dtype (only bf16 goes to f32); without indices a narrow
+    # input is widened to i32/f32 first. The widened maximum is one of the
+    # inputs, so narrowing it back is exact.
+    d = input.dtype
+    return value if d == "bf16" or value.dtype == d else ts.cast(value, d, False)
+
+
 def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
     keep = bool(_core.unwrap(keep_dims))
     if _core.unwrap(return_indices):
-        return ts.max(input, _axis(axis), keep), ts.argmax(input, _axis(axis), keep)
+        return _with_index_dtype(ts.max(input, _axis(axis), keep), input), ts.argmax(input, _axis(axis), keep)
     return ts.max(input, _axis(axis), keep)
 
 
 def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
     keep = bool(_core.unwrap(keep_dims))
     if _core.unwrap(return_indices):
-        return ts.min(input, _axis(axis), keep), ts.argmin(input, _axis(axis), keep)
+        return _with_index_dtype(ts.min(input, _axis(axis), keep), input), ts.argmin(input, _axis(axis), keep)
     return ts.min(input, _axis(axis), keep)
 
 

@@ -22,6 +22,7 @@
 #include <array>
 #include <atomic>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -195,11 +196,19 @@ struct BufferComparison {
   std::string summary;  // "rel 3.1e-08, max |diff| 2e-07 (tolerance 1e-06 ...)" or what differs
 };
 
+// One buffer argument as the GPU left it (its bytes, laid out as the
+// interpreter's buffer), for callers that compare values themselves.
+struct GpuBuffer {
+  std::string name;
+  std::vector<std::byte> bytes;
+};
+
 struct GpuReport {
   bool ran = false;    // the kernel ran on a GPU
   std::string error;   // why not: "not available: ...", no driver, a compile or CUDA error
   std::string device;  // "NVIDIA H100 80GB HBM3 (sm_90a, 132 SMs)"
   std::vector<BufferComparison> buffers;  // every buffer argument, in parameter order
+  std::vector<GpuBuffer> outputs;         // when it ran: every buffer argument after the GPU's launch
   bool matches = false;                   // every buffer within the tolerance
   std::vector<double> times_ms;           // with gpu_time: one per timed launch
   double median_ms = 0;

@@ -1,0 +1,182 @@
+"""Differences between Triton (recorded on a GPU) and tilescope that stay,
+each with its cause; docs/fidelity.md explains each. compare.py counts a
+case listed here as 'expected' only while it differs exactly as listed
+(same kind; for values the same outputs and elements), so a fix or a
+change shows up as a failure."""
+
+EXPECTED_DIFFERENCES = {
+    'atomic_add_old_f32': {
+        "kind": 'values',
+        "diffs": {"acc": [12, 13, 14, 15, 16]},
+        "cause": ('GPU only: the f32 atomic add (atom.add.f32) flushes subnormal operands to zero, so x + acc of two '
+                  'subnormals is +-0 there; the interpreter keeps subnormals (IEEE)'),
+    },
+    'ceil_f32': {
+        "kind": 'values',
+        "diffs": {"o": [15, 19, 21]},
+        "cause": ('GPU only: tl.ceil (cvt.rpi.ftz.f32) flushes a subnormal input to zero, so ceil(+subnormal) is 0 '
+                  'there, 1 here; the interpreter keeps subnormals (IEEE)'),
+    },
+    'clamp_i32': {
+        "kind": 'triton_rejects',
+        "cause": ("tilescope accepts tl.clamp on integers, Triton 3.6 rejects it ('Only floating point clamp is "
+                  "supported'); tl.clamp is being reimplemented (branch i15-ops), which should adopt the rule"),
+    },
+    'clamp_i64': {
+        "kind": 'triton_rejects',
+        "cause": ("tilescope accepts tl.clamp on integers, Triton 3.6 rejects it ('Only floating point clamp is "
+                  "supported'); tl.clamp is being reimplemented (branch i15-ops), which should adopt the rule"),
+    },
+    'clamp_i8': {
+        "kind": 'triton_rejects',
+        "cause": ("tilescope accepts tl.clamp on integers, Triton 3.6 rejects it ('Only floating point clamp is "
+                  "supported'); tl.clamp is being reimplemented (branch i15-ops), which should adopt the rule"),
+    },
+    'clamp_u32': {
+        "kind": 'triton_rejects',
+        "cause": ("tilescope accepts tl.clamp on integers, Triton 3.6 rejects it ('Only floating point clamp is "
+                  "supported'); tl.clamp is being reimplemented (branch i15-ops), which should adopt the rule"),
+    },
+    'clamp_u8': {
+        "kind": 'triton_rejects',
+        "cause": ("tilescope accepts tl.clamp on integers, Triton 3.6 rejects it ('Only floating point clamp is "
+                  "supported'); tl.clamp is being reimplemented (branch i15-ops), which should adopt the rule"),
+    },
+    'dot_f16_out_f16': {
+        "kind": 'tilescope_rejects',
+        "cause": ('tilescope bug: tl.dot(..., out_dtype=tl.float16) builds a garbage tile shape (the Python binding '
+                  'passes out_dtype where the C++ side expects another argument); dot out_dtype is being reworked '
+                  '(branch i15-ops)'),
+    },
+    'floor_f32': {
+        "kind": 'values',
+        "diffs": {"o": [11, 15]},
+        "cause": ('GPU only: tl.floor (cvt.rmi.ftz.f32) flushes a subnormal input to zero, so floor(-subnormal) is -0 '
+                  'there, -1 here; the interpreter keeps subnormals (IEEE)'),
+    },
+    'lit_mul_neg_i16': {
+        "kind": 'values',
+        "diffs": {"o": [0, 8]},
+        "cause": ('GPU only: x * -2 on i16 where the product is exactly -32768 comes back +32768 when widened for the '
+                  "store (LLVM treats Triton's narrow integer arithmetic as not overflowing when it rewrites x * -2 and "
+                  "the sign extension); tilescope wraps in two's complement: -32768"),
+    },
+    'masked_load_u16': {
+        "kind": 'tilescope_rejects',
+        "cause": ("tilescope is stricter: tl.load(..., other=-7) into a u16 buffer is an error ('negative literal used "
+                  "with unsigned type'); Triton converts -7 to u16 (65529) silently"),
+    },
+    'mul_add_bf16': {
+        "kind": 'values',
+        "diffs": {"o": [8, 12, 15, 17, 19, 22, 32, 45, 50, 52, 54, 55, 60]},
+        "cause": ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
+                  'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
+                  'as the kernel is written'),
+    },
+    'mul_add_f16': {
+        "kind": 'values',
+        "diffs": {"o": [1, 6, 9, 14, 16, 18, 29, 32, 40, 44, 46, 47, 48, 54, 55, 57, 58, 62]},
+        "cause": ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
+                  'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
+                  'as the kernel is written'),
+    },
+    'mul_add_f32': {
+        "kind": 'values',
+        "diffs": {"o": [0, 1, 5, 19, 21, 26, 31, 35, 39, 46, 51, 52, 54, 55, 62]},
+        "cause": ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
+                  'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
+                  'as the kernel is written'),
+    },
+    'mul_add_f64': {
+        "kind": 'values',
+        "diffs": {"o": [3, 9, 16, 38, 43, 52, 53, 56, 57, 59, 61, 62]},
+        "cause": ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
+                  'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
+                  'as the kernel is written'),
+    },
+    'reduce_bf16': {
+        "kind": 'values',
+        "diffs": {"amax": [4], "amin": [4]},
+        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                  'win and an all-NaN row gives index 0'),
+    },
+    'reduce_f16': {
+        "kind": 'values',
+        "diffs": {"amax": [4], "amin": [4]},
+        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                  'win and an all-NaN row gives index 0'),
+    },
+    'reduce_f32': {
+        "kind": 'values',
+        "diffs": {"amax": [4], "amin": [4]},
+        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                  'win and an all-NaN row gives index 0'),
+    },
+    'reduce_f64': {
+        "kind": 'values',
+        "diffs": {"amax": [4], "amin": [4]},
+        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                  'win and an all-NaN row gives index 0'),
+    },
+    'reduce_idx_bf16': {
+        "kind": 'values',
+        "diffs": {"imax": [4], "imin": [4], "min": [2]},
+        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                  'win and an all-NaN row gives index 0; and min with return_indices keeps the value at the chosen '
+                  "index: among equal -0.0 and +0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0"),
+    },
+    'reduce_idx_f16': {
+        "kind": 'values',
+        "diffs": {"imax": [4], "imin": [4], "min": [2]},
+        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                  'win and an all-NaN row gives index 0; and min with return_indices keeps the value at the chosen '
+                  "index: among equal -0.0 and +0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0"),
+    },
+    'reduce_idx_f32': {
+        "kind": 'values',
+        "diffs": {"imax": [4], "imin": [4], "min": [2]},
+        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                  'win and an all-NaN row gives index 0; and min with return_indices keeps the value at the chosen '
+                  "index: among equal -0.0 and +0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0"),
+    },
+    'reduce_idx_f64': {
+        "kind": 'values',
+        "diffs": {"imax": [4], "imin": [4], "min": [2]},
+        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                  'win and an all-NaN row gives index 0; and min with return_indices keeps the value at the chosen '
+                  "index: among equal -0.0 and +0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0"),
+    },
+    'rsqrt_f32': {
+        "kind": 'values',
+        "diffs": {"o": [5, 13, 15, 23, 24]},
+        "cause": ('GPU only: tl.rsqrt (rsqrt.approx.ftz.f32) flushes a subnormal input to zero, so it gives +-inf '
+                  'there, a finite value (or NaN for a negative one) here; the interpreter keeps subnormals (IEEE)'),
+    },
+    'sin_f32': {
+        "kind": 'values',
+        "diffs": {"o": [4, 12, 14]},
+        "cause": ('GPU only: tl.sin (sin.approx.ftz.f32) flushes subnormal inputs and results to zero, so '
+                  'sin(subnormal) is +-0 there, the input itself here; the interpreter keeps subnormals (IEEE)'),
+    },
+    'sqrt_f32': {
+        "kind": 'values',
+        "diffs": {"o": [1, 2, 9, 18, 22]},
+        "cause": ('GPU only: tl.sqrt (sqrt.approx.ftz.f32) flushes a subnormal input to zero, so sqrt(+subnormal) is 0 '
+                  'and sqrt(-subnormal) is -0 there, a normal value and NaN here; the interpreter keeps subnormals '
+                  '(IEEE)'),
+    },
+    'tanh_f32': {
+        "kind": 'values',
+        "diffs": {"o": [19, 22, 24]},
+        "cause": ('GPU only: libdevice tanh (tanh.approx.f32, ftz) flushes subnormal inputs and results to zero, so '
+                  'tanh(subnormal) is +-0 there, the input itself here; the interpreter keeps subnormals (IEEE)'),
+    },
+}
