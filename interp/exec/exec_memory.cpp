@@ -174,6 +174,7 @@ template <size_t ES, ir::Op OP>
 void Exec::memory_lanes(const Step& s) {
   using ir::Op;
   constexpr bool kLoad = OP == Op::Load;
+  constexpr bool kAtomic = OP == Op::AtomicAdd || OP == Op::AtomicRMW;
   const ir::Instr& in = *s.in;
   const int64_t n = s.n;
   const eval::PtrVal* p = as<eval::PtrVal>(in.args[0]);
@@ -187,6 +188,8 @@ void Exec::memory_lanes(const Step& s) {
     value = reg(in.args[1]);
     if (in.has_mask) mask = as<uint8_t>(in.args[2]);
   }
+  // Cas's expected values: its last operand.
+  const std::byte* cmp = OP == Op::AtomicRMW && in.atomic == ir::AtomicKind::Cas ? reg(in.args.back()) : nullptr;
   std::byte* out = in.dst >= 0 ? reg(in.dst) : nullptr;
   if (traced_) record_memory_event(s, p, mask, value);
   if (!in.shape_dims.empty()) check_block_shape(s, p, mask);
@@ -220,7 +223,7 @@ void Exec::memory_lanes(const Step& s) {
       uint32_t unread = 0;  // a buffer the kernel never loads keeps no read records
       uint32_t& r = bv.read ? bv.read[pv.off] : unread;
       const uint32_t writer = w & ~kAtomicWriter;
-      const bool clash = OP == Op::AtomicAdd ? (w && !(w & kAtomicWriter) && writer != me_) : (w && writer != me_);
+      const bool clash = kAtomic ? (w && !(w & kAtomicWriter) && writer != me_) : (w && writer != me_);
       if (clash) {
         if (L_.detect_details)
           note(kLoad ? FindingKind::ReadWriteRace : FindingKind::WriteConflict, s, static_cast<int>(pv.buf), i, tile,
@@ -238,7 +241,7 @@ void Exec::memory_lanes(const Step& s) {
           else
             L_.conflict = true;
         }
-        if constexpr (OP == Op::AtomicAdd) {
+        if constexpr (kAtomic) {
           if (!w || (w & kAtomicWriter)) w = me_ | kAtomicWriter;
         } else {
           w = me_;
@@ -275,12 +278,19 @@ void Exec::memory_lanes(const Step& s) {
       }
       copy_elem<ES>(addr, value + i * ES);
       if (bv.written) bv.written[pv.off] = 1;
-    } else {
+    } else if constexpr (OP == Op::AtomicAdd) {
       // Atomic add: return the old value, write old + value (element dtype).
       if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
       eval::ArithFlags flags;
       eval::binary(Op::Add, s.dtype, addr, value + i * ES, addr, 1, false, flags);
+      if (bv.written) bv.written[pv.off] = 1;
+    } else {
+      // The other read-modify-writes. An exchange does not use the old
+      // value to compute the new one, so it may initialize an element.
+      if (bv.written && !bv.written[pv.off] && in.atomic != ir::AtomicKind::Xchg)
+        note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
+      eval::atomic_rmw(in.atomic, s.dtype, addr, value + i * ES, cmp ? cmp + i * ES : nullptr, out + i * ES);
       if (bv.written) bv.written[pv.off] = 1;
     }
   };
@@ -290,7 +300,7 @@ void Exec::memory_lanes(const Step& s) {
   // at the first lane that needs more (another buffer, out of bounds) and
   // the general loop takes over there.
   int64_t first_general = 0;
-  if (n > 0 && !value_taint && !other_taint && OP != Op::AtomicAdd) {
+  if (n > 0 && !value_taint && !other_taint && !kAtomic) {
     const int64_t buf0 = p[0].buf;
     const BufView& b0 = views_[buf0];
     const uint64_t extent = static_cast<uint64_t>(b0.extent);
@@ -331,7 +341,7 @@ void Exec::memory_lanes(const Step& s) {
           std::memset(out + i * ES, 0, ES);  // tl:: defines 0 (SEMANTICS §9)
           mark(i, kTaintUndefined);          // a GPU leaves it undefined
         }
-      } else if constexpr (OP == Op::AtomicAdd) {
+      } else if constexpr (kAtomic) {
         std::memset(out + i * ES, 0, ES);  // masked atomic lanes return 0
       }
       continue;
@@ -368,6 +378,7 @@ void Exec::memory(const Step& s) {
   switch (s.op) {
     case ir::Op::Load: memory_op<ir::Op::Load>(s); return;
     case ir::Op::Store: memory_op<ir::Op::Store>(s); return;
+    case ir::Op::AtomicRMW: memory_op<ir::Op::AtomicRMW>(s); return;
     default: memory_op<ir::Op::AtomicAdd>(s); return;
   }
 }

@@ -76,6 +76,17 @@ class Builder {
 
 SrcLoc loc_of(const std::source_location& l);
 
+// The elementwise ops with Triton's promotion, broadcasting and dtype
+// checks (frontend_ops.cpp); `op` is any unary or binary ir::Op.
+Tensor binary(ir::Op op, const Operand& a, const Operand& b, const SrcLoc& loc);
+Tensor unary(ir::Op op, const Tensor& x, const SrcLoc& loc);
+
+// A mask operand as an i1 register (a bool literal becomes a constant);
+// `what` names the op in the error.
+int mask_reg(Builder& b, const Operand& mask, const SrcLoc& loc, const char* what);
+// A build error unless `ptr` is a tile of pointers.
+void check_ptr(Builder& b, const Tensor& ptr, const SrcLoc& loc, const char* what);
+
 // A name first assigned in both branches of a runtime if (Python's
 // `if c: x = a` / `else: x = b`): one register, defined before the If that
 // was just built (zeros, never read) and written at the end of each branch,

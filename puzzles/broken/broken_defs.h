@@ -23,6 +23,9 @@ BrokenKernel make_nibble_shift_in_bytes();       // b15_nibble_shift_in_bytes.cp
 BrokenKernel make_pack_into_i8();                // b16_pack_into_i8.cpp
 BrokenKernel make_f16_exponentials();            // b17_f16_exponentials.cpp
 BrokenKernel make_codes_in_i8();                 // b18_codes_in_i8.cpp
+BrokenKernel make_atomic_xchg_one_past_end();   // b22_atomic_xchg_one_past_end.cpp
+BrokenKernel make_bitcast_float_offsets();      // b23_bitcast_float_offsets.cpp
+BrokenKernel make_dot_operand_without_other();  // b24_dot_operand_without_other.cpp
 BrokenKernel make_runaway_loop();                // b19_runaway_loop.cpp (hidden)
 
 }  // namespace puzzles

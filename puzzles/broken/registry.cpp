@@ -28,6 +28,9 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_pack_into_i8());
     v.push_back(make_f16_exponentials());
     v.push_back(make_codes_in_i8());
+    v.push_back(make_atomic_xchg_one_past_end());
+    v.push_back(make_bitcast_float_offsets());
+    v.push_back(make_dot_operand_without_other());
     return v;
   }();
   return list;
