@@ -160,7 +160,13 @@ template <int SCOPE> TS_INLINE void ts_fence() {
   else if (SCOPE == 2) __threadfence_system();
   else __threadfence();
 }
-#define TS_SCOPED(F, ...) (SCOPE == 1 ? F##_block(__VA_ARGS__) : SCOPE == 2 ? F##_system(__VA_ARGS__) : F(__VA_ARGS__))
+// Only the scope's own function is compiled: not every type has all three.
+#define TS_SCOPED(F, ...)                                  \
+  [&] {                                                    \
+    if constexpr (SCOPE == 1) return F##_block(__VA_ARGS__);  \
+    else if constexpr (SCOPE == 2) return F##_system(__VA_ARGS__); \
+    else return F(__VA_ARGS__);                            \
+  }()
 template <int K, int SEM, int SCOPE, class T> TS_INLINE T ts_atomic_rmw(T* p, T v, T c = T()) {
   typedef typename ts_uint_of<sizeof(T)>::u U;
   typedef typename ts_uint_of<sizeof(T)>::s S;

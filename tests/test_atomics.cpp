@@ -290,7 +290,7 @@ TEST_CASE("atomics refuse the dtypes Triton refuses") {
               {"atomic_xchg does not support i16"});
   check_error(build_error([](const P& p) { g_line = __LINE__; tl::atomic_cas(p.x + 0, 1, 2); }, DType::u8),
               {"atomic_cas needs 16-, 32- or 64-bit elements", "u8"});
-  check_error(build_error([](const P& p) { g_line = __LINE__; tl::atomic_max(tl::arange(0, 4), 1); }, DType::i32),
+  check_error(build_error([](const P&) { g_line = __LINE__; tl::atomic_max(tl::arange(0, 4), 1); }, DType::i32),
               {"atomic_max needs a pointer"});
   check_error(build_error([](const P& p) { g_line = __LINE__; tl::atomic_max(p.x + tl::arange(0, 4), tl::zeros({8}, tl::f32)); }),
               {"atomic_max", "value shape [8] does not fit pointer shape [4]"});

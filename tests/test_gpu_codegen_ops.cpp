@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "codegen.h"
+#include "gpu_compare.h"
+#include "gpu_host_runner.h"
 #include "error.h"
 #include "interpreter.h"
 #include "nvrtc_compiler.h"
@@ -114,6 +116,48 @@ TEST_CASE("an f16 dot with out_dtype=f16 compiles with NVRTC", "[gpu][nvrtc]") {
     auto t = tl::load(x + r.col() * 32 + r.row());
     tl::store(z + r.col() * 32 + r.row(), tl::dot(t, t, tl::Tensor(), tl::ieee, tl::f16));
   }, {a, o});
+}
+
+namespace {
+void atomics_and_math(tl::Ptr ci, tl::Ptr cf, tl::Ptr vi, tl::Ptr vf, tl::Ptr oi, tl::Ptr of) {
+  auto i = tl::arange(0, 64);  // smaller than a 4-warp block: replicated lanes must issue once
+  auto a = tl::load(vi + i), f = tl::load(vf + i);
+  tl::store(oi + i, tl::atomic_max(ci + i, a, i % 3 != 0) + tl::atomic_min(ci + 64 + i, a, true, "relaxed", "cta"));
+  tl::store(oi + 64 + i, tl::atomic_xor(ci + 128 + i, a) ^ tl::atomic_cas(ci + 192 + i, i, a));
+  tl::store(oi + 128 + i, tl::atomic_and(ci + 256 + i, a) | tl::atomic_or(ci + 320 + i, a, i < 50));
+  tl::store(oi + 192 + i, tl::umulhi(a, a * 7 + 3));
+  tl::store(of + i, tl::atomic_max(cf + i, f) + tl::atomic_min(cf + 64 + i, f) + tl::atomic_xchg(cf + 128 + i, f));
+  tl::store(of + 64 + i, tl::clamp(f, -0.5f, 0.5f) + tl::floor(f) + tl::ceil(f));
+}
+}  // namespace
+
+TEST_CASE("emulated: atomics and the new math compute what the interpreter computes", "[gpu][emulated]") {
+  auto buffers = [] {
+    std::vector<tl::Buffer> b = {tl::Buffer("ci", tl::DType::i32, {384}), tl::Buffer("cf", tl::DType::f32, {192}),
+                                 tl::Buffer("vi", tl::DType::i32, {64}),  tl::Buffer("vf", tl::DType::f32, {64}),
+                                 tl::Buffer("oi", tl::DType::i32, {256}), tl::Buffer("of", tl::DType::f32, {128})};
+    for (int k = 0; k < 384; ++k) b[0].set(k, (k * 37) % 101 - 50);
+    for (int k = 0; k < 192; ++k) b[1].set(k, ((k * 13) % 17 - 8) * 0.25);
+    for (int k = 0; k < 64; ++k) b[2].set(k, (k * 53) % 97 - 48);
+    for (int k = 0; k < 64; ++k) b[3].set(k, ((k * 7) % 23 - 11) * 0.125);
+    return b;
+  };
+  tl::KernelDef kernel("atomics_and_math", atomics_and_math);
+  for (int warps : {1, 4}) {
+    std::vector<tl::Buffer> ib = buffers(), eb = buffers();
+    tl::run(kernel, {}, std::vector<tl::Arg>(ib.begin(), ib.end()));
+    const std::vector<tl::Arg> args(eb.begin(), eb.end());
+    auto ir = tl::build_ir(kernel, args);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    gpu_host::HostKernel k(*ir, tl::gpu::lower(*ir, cg));
+    k.run({}, args);
+    for (size_t i = 0; i < ib.size(); ++i) {
+      tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib[i], eb[i], tl::gpu::tolerance_for(*ir, ib[i].dtype()));
+      INFO(warps << " warps, buffer " << ib[i].name() << ": " << d.str());
+      CHECK(d.pass);
+    }
+  }
 }
 
 #endif  // TILESCOPE_HAVE_GPU

@@ -64,7 +64,8 @@ void binary_t(ir::Op op, const void* av, const void* bv, void* ov, int64_t n) {
 template <DType To>
 typename StorageOf<To>::type toward_zero(double v) {
   using S = typename StorageOf<To>::type;
-  S r = from_double<To>(v);
+  S r;
+  from_double_into(To, &r, 0, v);  // round to nearest even
   if (v != v) return r;
   const double rv = static_cast<double>(load_c<To>(r));
   if (std::fabs(rv) <= std::fabs(v)) return r;
