@@ -139,7 +139,7 @@ TEST_CASE("clamp bounds every lane; NaN is dropped by default and kept with prop
   CHECK(y.get(0) == -1.0);
   CHECK(y.get(1) == 0.5);
   CHECK(y.get(2) == 2.0);
-  CHECK(y.get(3) == 2.0);  // fmin(fmax(NaN, -1), 2): the NaN is dropped at the first step
+  CHECK(y.get(3) == -1.0);  // fmin(fmax(NaN, -1), 2): the NaN is dropped at the first step
   CHECK(y.get(4) == -1.0);
   CHECK(std::isnan(y.get(7)));
 }
