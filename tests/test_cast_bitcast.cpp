@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "error.h"
+#include "findings.h"
 #include "half.h"
 #include "interpreter.h"
 #include "tl.h"
@@ -157,6 +158,18 @@ TEST_CASE("fp_downcast_rounding errors: unknown mode, and a cast that does not n
               {"fp_downcast_rounding applies to a float cast to a narrower float", "f32 to i32"});
   check_error(build_error([](const P& p) { auto v = tl::load(p.x + 0); g_line = __LINE__; (void)tl::cast(v, tl::f64, false, "rtz"); }),
               {"f32 to f64"});
+}
+
+TEST_CASE("an rtz cast past f16's range is not a float-overflow finding; the rtne one is") {
+  tl::Buffer x = input(), y("y", DType::f16, {16});
+  g_body = [](const P& p) { tl::store(p.y + tl::arange(0, 16), tl::cast(tl::load(p.x + tl::arange(0, 16)), tl::f16, false, "rtz")); };
+  tl::KernelDef k("casts", kernel, {"x", "y"});
+  CHECK(tl::run(k, {}, {x, y}).findings.empty());
+  g_body = [](const P& p) { tl::store(p.y + tl::arange(0, 16), tl::load(p.x + tl::arange(0, 16)).to(tl::f16)); };
+  tl::KernelDef k2("casts2", kernel, {"x", "y"});
+  auto r = tl::run(k2, {}, {x, y});
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].kind == tl::FindingKind::FloatCastOverflow);
 }
 
 TEST_CASE("an rtz cast shows in the IR") {
