@@ -185,7 +185,8 @@ def test_bitcast_and_rtz_downcast():
     assert [f.kind for f in r.findings] == ["float conversion overflows to inf"], r.report()
     assert "x.to(tl.float16)" in open(__file__).read().splitlines()[r.findings[0].line - 1]
     np.testing.assert_array_equal(bits, x.view(np.int32))
-    np.testing.assert_array_equal(h, x.astype(np.float16))
+    with np.errstate(over="ignore"):  # 70000 overflows f16 to inf, as the kernel's cast does
+        np.testing.assert_array_equal(h, x.astype(np.float16))
     # Toward zero: never larger in magnitude than x, and the next f16 up is.
     assert np.all(np.abs(hz.astype(np.float32)) <= np.abs(x))
     assert hz[2] == np.float16(65504)
