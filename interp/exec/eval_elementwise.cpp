@@ -228,7 +228,7 @@ void cast_t(const void* av, void* ov, int64_t n) {
 }  // namespace
 
 void unary(ir::Op op, DType d, const void* a, void* out, int64_t n) {
-  if (op >= ir::Op::Erf) return unary_math(op, d, a, out, n);
+  if (op >= ir::Op::Erf && op <= ir::Op::Round) return unary_math(op, d, a, out, n);
   dispatch(d, [&]<DType D>() { unary_t<D>(op, a, out, n); });
 }
 
