@@ -135,7 +135,7 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
       def_of_[in.dst] = &in;  // the last, if several
     }
     position_[&in] = {&b, order};
-    if (in.op == ir::Op::Store || in.op == ir::Op::AtomicAdd) writes_.push_back(order);
+    if (in.op == ir::Op::Store || ir::is_atomic(in.op)) writes_.push_back(order);
     ++order;
   });
   assign_layouts();
@@ -368,6 +368,7 @@ void Emitter::instr(const ir::Instr& in) {
     case Op::Load: load(in); return;
     case Op::Store: store(in); return;
     case Op::AtomicAdd: atomic_add(in); return;
+    case Op::AtomicRMW: atomic_rmw(in); return;
     case Op::Print: print(in); return;
     case Op::Assert: device_assert(in); return;
     case Op::Scan: case Op::ReduceWith: case Op::Sort: case Op::Flip: case Op::Join: case Op::Split:

@@ -103,10 +103,13 @@ class Emitter {
   std::string binary_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const;
   // One element of an elementwise op, from its operands' expressions.
   std::string elementwise_expr(const ir::Instr& in, const std::vector<std::string>& args) const;
+  // codegen_math.cpp: erf, log1p, expm1, rint, round, pow, umulhi.
+  std::string math_expr(const ir::Instr& in, DType d, const std::vector<std::string>& args) const;
 
  public:
   // Also used by the dot and memory emitters (and tests through lower()).
   static std::string cast_expr(DType from, DType to, const std::string& x);
+  static std::string cast_rtz_expr(DType from, DType to, const std::string& x);  // codegen_math.cpp
   static std::string widen(DType d, const std::string& x);   // f16/bf16 -> float, else x
   static std::string narrow(DType d, const std::string& x);  // float -> f16/bf16, else x
   static std::string compute_type(DType d);                  // "float" for f16/bf16
@@ -249,6 +252,7 @@ class Emitter {
   void load(const ir::Instr& in);
   void store(const ir::Instr& in);
   void atomic_add(const ir::Instr& in);
+  void atomic_rmw(const ir::Instr& in);  // codegen_atomics.cpp
   void print(const ir::Instr& in);
   void device_assert(const ir::Instr& in);
 

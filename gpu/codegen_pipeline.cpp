@@ -231,7 +231,7 @@ void Emitter::plan_pipelines() {
     // values are index arithmetic of the loop variable.
     bool writes = false;
     ir::for_each_instr(body, [&](const ir::Instr& in, const ir::Block&) {
-      writes |= in.op == ir::Op::Store || in.op == ir::Op::AtomicAdd;
+      writes |= in.op == ir::Op::Store || ir::is_atomic(in.op);
     });
     if (!writes && !opt_.every_load) {
       for (const ir::Instr& in : body.instrs) {

@@ -268,7 +268,7 @@ std::string Emitter::elementwise_expr(const ir::Instr& in, const std::vector<std
   const DType out = type(in.dst).dtype;
   switch (in.op) {
     case Op::Copy: return args[0];
-    case Op::Cast: return cast_expr(d, out, args[0]);
+    case Op::Cast: return in.rounding == ir::Rounding::rtz ? cast_rtz_expr(d, out, args[0]) : cast_expr(d, out, args[0]);
     case Op::Bitcast: return "ts_bitcast<" + cuda_register_type(out) + ">(" + args[0] + ")";
     case Op::PtrAdd: {
       // Element offsets: signed ones sign-extend, unsigned ones zero-extend.
@@ -281,6 +281,8 @@ std::string Emitter::elementwise_expr(const ir::Instr& in, const std::vector<std
       return narrow(out, f + widen(out, args[0]) + ", " + widen(out, args[1]) + ", " + widen(out, args[2]) + ")");
     }
     default:
+      if ((in.op >= Op::Erf && in.op <= Op::Round) || in.op == Op::Pow || in.op == Op::UMulHi)
+        return math_expr(in, d, args);
       if (ir::is_unary(in.op)) return unary_expr(in, d, args[0]);
       return binary_expr(in, d, args[0], args[1]);
   }

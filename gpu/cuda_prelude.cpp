@@ -140,6 +140,72 @@ TS_INLINE __nv_bfloat16 ts_atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) {
 }
 #endif
 
+// The other atomics (issue 15): K is ir::AtomicKind (max, min, and, or,
+// xor, xchg, cas), SEM ir::MemSem (acq_rel, acquire, release, relaxed),
+// SCOPE ir::MemScope (gpu, cta, sys). CUDA's atomics are relaxed; a fence
+// of the scope before gives release, one after gives acquire. Float
+// max/min as Triton lowers them: a value with the sign bit clear takes a
+// signed-integer max (min) of the bits, one with it set an unsigned min
+// (max). Returns the old value.
+template <int B> struct ts_uint_of;
+template <> struct ts_uint_of<2> { typedef unsigned short u; typedef short s; };
+template <> struct ts_uint_of<4> { typedef unsigned int u; typedef int s; };
+template <> struct ts_uint_of<8> { typedef unsigned long long u; typedef long long s; };
+template <class T> struct ts_is_fp { static const bool value = false; };
+template <> struct ts_is_fp<float> { static const bool value = true; };
+template <> struct ts_is_fp<double> { static const bool value = true; };
+#ifndef TS_HOST_ATOMICS
+template <int SCOPE> TS_INLINE void ts_fence() {
+  if (SCOPE == 1) __threadfence_block();
+  else if (SCOPE == 2) __threadfence_system();
+  else __threadfence();
+}
+// Only the scope's own function is compiled: not every type has all three.
+#define TS_SCOPED(F, ...)                                  \
+  [&] {                                                    \
+    if constexpr (SCOPE == 1) return F##_block(__VA_ARGS__);  \
+    else if constexpr (SCOPE == 2) return F##_system(__VA_ARGS__); \
+    else return F(__VA_ARGS__);                            \
+  }()
+template <int K, int SEM, int SCOPE, class T> TS_INLINE T ts_atomic_rmw(T* p, T v, T c = T()) {
+  typedef typename ts_uint_of<sizeof(T)>::u U;
+  typedef typename ts_uint_of<sizeof(T)>::s S;
+  U* up = (U*)p;
+  const U uv = ts_bitcast<U>(v);
+  U old = 0;
+  if (SEM == 0 || SEM == 2) ts_fence<SCOPE>();
+  if constexpr (K == 6) {
+    old = TS_SCOPED(atomicCAS, up, ts_bitcast<U>(c), uv);
+  } else if constexpr (sizeof(T) >= 4) {
+    const bool is_signed = ts_is_fp<T>::value ? !(uv >> (sizeof(U) * 8 - 1)) : (T)(-1) < (T)0;
+    if constexpr (K == 0) old = is_signed ? (U)TS_SCOPED(atomicMax, (S*)p, (S)uv) : ts_is_fp<T>::value ? TS_SCOPED(atomicMin, up, uv) : TS_SCOPED(atomicMax, up, uv);
+    if constexpr (K == 1) old = is_signed ? (U)TS_SCOPED(atomicMin, (S*)p, (S)uv) : ts_is_fp<T>::value ? TS_SCOPED(atomicMax, up, uv) : TS_SCOPED(atomicMin, up, uv);
+    if constexpr (K == 2) old = TS_SCOPED(atomicAnd, up, uv);
+    if constexpr (K == 3) old = TS_SCOPED(atomicOr, up, uv);
+    if constexpr (K == 4) old = TS_SCOPED(atomicXor, up, uv);
+    if constexpr (K == 5) old = TS_SCOPED(atomicExch, up, uv);
+  }
+  if (SEM == 0 || SEM == 1) ts_fence<SCOPE>();
+  return ts_bitcast<T>(old);
+}
+#undef TS_SCOPED
+#endif
+
+// umulhi: the high half of the full unsigned product, in the operand type.
+// (Host builds of the generated code, which the tests run on the CPU, take
+// the 128-bit integer path.)
+TS_INLINE uint64_t ts_umulhi64(uint64_t a, uint64_t b) {
+#ifdef __CUDA_ARCH__
+  return __umul64hi(a, b);
+#else
+  return (uint64_t)(((unsigned __int128)a * b) >> 64);
+#endif
+}
+TS_INLINE uint32_t ts_umulhi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+TS_INLINE int32_t ts_umulhi(int32_t a, int32_t b) { return (int32_t)ts_umulhi((uint32_t)a, (uint32_t)b); }
+TS_INLINE uint64_t ts_umulhi(uint64_t a, uint64_t b) { return ts_umulhi64(a, b); }
+TS_INLINE int64_t ts_umulhi(int64_t a, int64_t b) { return (int64_t)ts_umulhi64((uint64_t)a, (uint64_t)b); }
+
 // The value lane (lane ^ offset) of this warp holds, for any type of up to
 // 8 bytes (reductions combine partials with these).
 template <class T> TS_INLINE T ts_shfl_xor(T v, int offset) {

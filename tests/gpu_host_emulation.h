@@ -158,3 +158,34 @@ T ts_atomic_add(T* p, T v) {
   else *p = old + v;
   return old;
 }
+
+// The other atomics (issue 15), under the same lock, as the interpreter
+// applies them: K is ir::AtomicKind; sem and scope change nothing here.
+template <int K, int SEM, int SCOPE, class T>
+T ts_atomic_rmw(T* p, T v, T c = T()) {
+  std::lock_guard<std::mutex> g(emu_atomic_lock);
+  using U = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+  using S = std::make_signed_t<U>;
+  U cur, uv, uc;
+  std::memcpy(&cur, p, sizeof(T));
+  std::memcpy(&uv, &v, sizeof(T));
+  std::memcpy(&uc, &c, sizeof(T));
+  const T old = *p;
+  const bool neg = (uv >> (sizeof(U) * 8 - 1)) & 1;
+  const bool is_signed = std::is_floating_point_v<T> ? !neg : std::is_signed_v<T>;
+  const bool reversed = std::is_floating_point_v<T> && neg;  // negative floats: unsigned order reversed
+  U next = cur;
+  if constexpr (K == 0 || K == 1) {
+    const bool want_max = (K == 0) != reversed;
+    const bool greater = is_signed ? static_cast<S>(uv) > static_cast<S>(cur) : uv > cur;
+    const bool less = is_signed ? static_cast<S>(uv) < static_cast<S>(cur) : uv < cur;
+    if (want_max ? greater : less) next = uv;
+  }
+  if constexpr (K == 2) next = cur & uv;
+  if constexpr (K == 3) next = cur | uv;
+  if constexpr (K == 4) next = cur ^ uv;
+  if constexpr (K == 5) next = uv;
+  if constexpr (K == 6) next = cur == uc ? uv : cur;
+  std::memcpy(p, &next, sizeof(T));
+  return old;
+}

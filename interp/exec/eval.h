@@ -138,4 +138,17 @@ void dot(DType in, DType out, ir::Precision p, const ir::Shape& a_shape, const i
 // tf32: clear the 13 low mantissa bits of an f32 (SEMANTICS §8).
 float tf32_truncate(float x);
 
+// ---- eval_math.cpp: the ops of issue 15 --------------------------------------
+// Erf, Log1p, Expm1, Rint, Round (floats), Pow (floats), UMulHi (integers).
+void unary_math(ir::Op op, DType d, const void* a, void* out, int64_t n);
+void binary_math(ir::Op op, DType d, const void* a, const void* b, void* out, int64_t n);
+// A float -> narrower float cast rounding toward zero (fp_downcast_rounding
+// = "rtz"): overflow gives the largest finite value, not infinity.
+void cast_rtz(DType from, DType to, const void* a, void* out, int64_t n);
+
+// ---- eval_atomics.cpp ----------------------------------------------------------
+// One lane of an AtomicRMW on the element at `addr` (dtype d): writes the old
+// value to `old` and the combined one to `addr`. `cmp` is Cas's only.
+void atomic_rmw(ir::AtomicKind k, DType d, void* addr, const void* value, const void* cmp, void* old);
+
 }  // namespace tl::eval

@@ -35,6 +35,7 @@ bool propagate_provenance(const ir::Block& b, std::vector<uint64_t>& from, uint6
       case ir::Op::Where: join(in.dst, from[in.args[1]] | from[in.args[2]]); break;
       case ir::Op::Store: written |= from[in.args[0]]; break;
       case ir::Op::AtomicAdd:
+      case ir::Op::AtomicRMW:
         written |= from[in.args[0]];
         read |= from[in.args[0]];
         break;
@@ -392,8 +393,10 @@ void Exec::step(const Step& s) {
       if (s.dst != s.a[0]) std::memcpy(reg(s.dst), reg(s.a[0]), static_cast<size_t>(n) * s.elem);
       return;
     case Op::Cast:
-      if (cast_may_change_value(s.dtype, s.out_dtype)) check_cast(s);
-      eval::cast(s.dtype, s.out_dtype, reg(s.a[0]), reg(s.dst), n);
+      // Rounding toward zero never overflows to inf: nothing to flag then.
+      if (cast_may_change_value(s.dtype, s.out_dtype) && in.rounding != ir::Rounding::rtz) check_cast(s);
+      if (in.rounding == ir::Rounding::rtz) eval::cast_rtz(s.dtype, s.out_dtype, reg(s.a[0]), reg(s.dst), n);
+      else eval::cast(s.dtype, s.out_dtype, reg(s.a[0]), reg(s.dst), n);
       return;
     case Op::Bitcast: std::memcpy(reg(s.dst), reg(s.a[0]), static_cast<size_t>(n) * s.elem); return;
     case Op::PtrAdd: {
@@ -452,7 +455,8 @@ void Exec::step(const Step& s) {
       return;
     case Op::Load:
     case Op::Store:
-    case Op::AtomicAdd: memory(s); return;
+    case Op::AtomicAdd:
+    case Op::AtomicRMW: memory(s); return;
     case Op::Print: print(s); return;
     case Op::Scan:
     case Op::ReduceWith: combined(s); return;

@@ -193,6 +193,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
   using ir::Op;
   constexpr bool kLoad = OP == Op::Load;
   constexpr bool kDense = std::is_same_v<Ptrs, DensePtrs>;
+  constexpr bool kAtomic = OP == Op::AtomicAdd || OP == Op::AtomicRMW;
   const ir::Instr& in = *s.in;
   const int64_t n = s.n;
   const uint8_t* mask = nullptr;
@@ -205,6 +206,8 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
     value = reg(in.args[1]);
     if (in.has_mask) mask = as<uint8_t>(in.args[2]);
   }
+  // Cas's expected values: its last operand.
+  const std::byte* cmp = OP == Op::AtomicRMW && in.atomic == ir::AtomicKind::Cas ? reg(in.args.back()) : nullptr;
   std::byte* out = in.dst >= 0 ? reg(in.dst) : nullptr;
   if constexpr (kDense) {
     // (Fused pointers never come here traced or through a block pointer.)
@@ -241,7 +244,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       uint32_t unread = 0;  // a buffer the kernel never loads keeps no read records
       uint32_t& r = bv.read ? bv.read[pv.off] : unread;
       const uint32_t writer = w & ~kAtomicWriter;
-      const bool clash = OP == Op::AtomicAdd ? (w && !(w & kAtomicWriter) && writer != me_) : (w && writer != me_);
+      const bool clash = kAtomic ? (w && !(w & kAtomicWriter) && writer != me_) : (w && writer != me_);
       if (clash) {
         if (L_.detect_details)
           note(kLoad ? FindingKind::ReadWriteRace : FindingKind::WriteConflict, s, static_cast<int>(pv.buf), i, tile,
@@ -259,7 +262,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
           else
             L_.conflict = true;
         }
-        if constexpr (OP == Op::AtomicAdd) {
+        if constexpr (kAtomic) {
           if (!w || (w & kAtomicWriter)) w = me_ | kAtomicWriter;
         } else {
           w = me_;
@@ -296,12 +299,19 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       }
       copy_elem<ES>(addr, value + i * ES);
       if (bv.written) bv.written[pv.off] = 1;
-    } else {
+    } else if constexpr (OP == Op::AtomicAdd) {
       // Atomic add: return the old value, write old + value (element dtype).
       if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
       eval::ArithFlags flags;
       eval::binary(Op::Add, s.dtype, addr, value + i * ES, addr, 1, false, flags);
+      if (bv.written) bv.written[pv.off] = 1;
+    } else {
+      // The other read-modify-writes. An exchange does not use the old
+      // value to compute the new one, so it may initialize an element.
+      if (bv.written && !bv.written[pv.off] && in.atomic != ir::AtomicKind::Xchg)
+        note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
+      eval::atomic_rmw(in.atomic, s.dtype, addr, value + i * ES, cmp ? cmp + i * ES : nullptr, out + i * ES);
       if (bv.written) bv.written[pv.off] = 1;
     }
   };
@@ -311,7 +321,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
   // at the first lane that needs more (another buffer, out of bounds) and
   // the general loop takes over there.
   int64_t first_general = 0;
-  if (n > 0 && !value_taint && !other_taint && OP != Op::AtomicAdd) {
+  if (n > 0 && !value_taint && !other_taint && !kAtomic) {
     const int64_t buf0 = p[0].buf;
     const BufView& b0 = views_[buf0];
     const uint64_t extent = static_cast<uint64_t>(b0.extent);
@@ -395,7 +405,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
           std::memset(out + i * ES, 0, ES);  // tl:: defines 0 (SEMANTICS §9)
           mark(i, kTaintUndefined);          // a GPU leaves it undefined
         }
-      } else if constexpr (OP == Op::AtomicAdd) {
+      } else if constexpr (kAtomic) {
         std::memset(out + i * ES, 0, ES);  // masked atomic lanes return 0
       }
       continue;
@@ -456,6 +466,7 @@ void Exec::memory(const Step& s) {
   switch (s.op) {
     case ir::Op::Load: memory_op<ir::Op::Load>(s); return;
     case ir::Op::Store: memory_op<ir::Op::Store>(s); return;
+    case ir::Op::AtomicRMW: memory_op<ir::Op::AtomicRMW>(s); return;
     default: memory_op<ir::Op::AtomicAdd>(s); return;
   }
 }

@@ -89,7 +89,7 @@ void LaunchState::add_never_written(RunResult& r) const {
     if (f.lanes == 0) continue;
     // Point at the kernel's first store that may reach this buffer.
     for (const Step& s : plan.steps)
-      if ((s.op == ir::Op::Store || s.op == ir::Op::AtomicAdd) && s.loc >= 0 &&
+      if ((s.op == ir::Op::Store || ir::is_atomic(s.op)) && s.loc >= 0 &&
           (p >= 64 || (provenance[s.a[0]] >> p) & 1)) {
         f.loc = s.loc;
         break;

@@ -84,6 +84,7 @@ class Flattener {
       case ir::Op::Load:
       case ir::Op::Store:
       case ir::Op::AtomicAdd:
+      case ir::Op::AtomicRMW:
         s.n = ir::numel(t(in.args[0]).shape);
         s.elem = static_cast<uint32_t>(byte_size(t(in.args[0]).dtype));
         break;

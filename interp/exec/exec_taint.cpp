@@ -112,6 +112,7 @@ void Exec::propagate_taint(const Step& s) {
       return;
     }
     case Op::AtomicAdd:
+    case Op::AtomicRMW:
       clear_taint(s.dst);  // the old values come from memory
       return;
     default: break;

@@ -82,6 +82,16 @@ inline DType sum_dtype(DType d) {
   if (is_int(d) && bit_width(d) < 32) return is_signed_int(d) ? DType::i32 : DType::u32;
   return d;
 }
+// The elementwise ops with Triton's promotion, broadcasting and dtype
+// checks (frontend_ops.cpp); `op` is any unary or binary ir::Op.
+Tensor binary(ir::Op op, const Operand& a, const Operand& b, const SrcLoc& loc);
+Tensor unary(ir::Op op, const Tensor& x, const SrcLoc& loc);
+
+// A mask operand as an i1 register (a bool literal becomes a constant);
+// `what` names the op in the error.
+int mask_reg(Builder& b, const Operand& mask, const SrcLoc& loc, const char* what);
+// A build error unless `ptr` is a tile of pointers.
+void check_ptr(Builder& b, const Tensor& ptr, const SrcLoc& loc, const char* what);
 
 // A name first assigned in both branches of a runtime if (Python's
 // `if c: x = a` / `else: x = b`): one register, defined before the If that

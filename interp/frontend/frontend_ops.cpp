@@ -122,6 +122,9 @@ const char* symbol(ir::Op op) {
   }
 }
 
+}  // namespace
+
+namespace detail {
 Tensor binary(ir::Op op, const Operand& a, const Operand& b, const SrcLoc& loc) {
   Builder& bld = Builder::current(loc);
   if (!a.is_tensor() && !b.is_tensor()) {
@@ -146,9 +149,14 @@ Tensor binary(ir::Op op, const Operand& a, const Operand& b, const SrcLoc& loc) 
   bool one_bit = op == ir::Op::And || op == ir::Op::Or || op == ir::Op::Xor || ir::is_compare(op) ||
                  (a.is_tensor() && b.is_tensor() && (op == ir::Op::Add || op == ir::Op::Sub || op == ir::Op::Mul));
   if (d == DType::i1 && !one_bit) d = DType::i32;
-  if (op == ir::Op::Div && is_float(d) == false) {
-    // Integer division truncates toward zero (C, Triton's //).
-  }
+  // libdevice's pow and umulhi take these dtypes only (Triton checks them
+  // the same way, after promotion).
+  if (op == ir::Op::Pow && d != DType::f32 && d != DType::f64)
+    bld.fail(loc, "pow needs f32 or f64 operands, got " + dn(operand_dtype(a, bld)) + " and " +
+                      dn(operand_dtype(b, bld)) + "; convert with .to(tl::f32) first");
+  if (op == ir::Op::UMulHi && !(d == DType::i32 || d == DType::u32 || d == DType::i64 || d == DType::u64))
+    bld.fail(loc, "umulhi needs i32, u32, i64 or u64 operands, got " + dn(operand_dtype(a, bld)) + " and " +
+                      dn(operand_dtype(b, bld)));
   auto [ra, rb] = prepare(a, b, d, bld, loc, symbol(op));
   ir::Type rt = bld.type(ra);
   if (ir::is_compare(op)) rt.dtype = DType::i1;
@@ -163,7 +171,8 @@ Tensor unary(ir::Op op, const Tensor& x, const SrcLoc& loc) {
   switch (op) {
     case ir::Op::Exp: case ir::Op::Exp2: case ir::Op::Log: case ir::Op::Log2: case ir::Op::Sqrt:
     case ir::Op::Rsqrt: case ir::Op::Sin: case ir::Op::Cos: case ir::Op::Sigmoid: case ir::Op::Tanh:
-    case ir::Op::Floor: case ir::Op::Ceil:
+    case ir::Op::Floor: case ir::Op::Ceil: case ir::Op::Erf: case ir::Op::Log1p: case ir::Op::Expm1:
+    case ir::Op::Rint: case ir::Op::Round:
       if (t.dtype != DType::f32 && t.dtype != DType::f64)
         b.fail(loc, std::string(ir::op_name(op)) + " needs an f32 or f64 tile, got " + t.str() +
                         "; convert with .to(tl::f32) first");
@@ -183,6 +192,11 @@ Tensor unary(ir::Op op, const Tensor& x, const SrcLoc& loc) {
   }
   return Tensor::wrap(b.emit_value(op, t, {r}, loc));
 }
+}  // namespace detail
+
+namespace {
+using detail::binary;
+using detail::unary;
 
 SrcLoc first_loc(const Operand& a) { return loc_of(a.loc()); }
 

@@ -110,6 +110,9 @@ Tensor build_dot(const Tensor& a, const Tensor& b, const Tensor* acc, Precision 
                       ", got M = " + std::to_string(M) + ", N = " + std::to_string(N) + ", K = " + std::to_string(K) +
                       " (" + ir::shape_str(ta.shape) + " x " + ir::shape_str(tb.shape) + ")");
   DType rd = eight ? DType::i32 : d == DType::f64 ? DType::f64 : DType::f32;
+  if (out && *out == DType::bf16)
+    bld.fail(loc, "dot: out_dtype=bf16 is not supported (as in Triton); use out_dtype=f32 (or f16 for f16 inputs) "
+                  "and convert the result with .to(tl::bf16)");
   if (out) {
     if (d == DType::f16 && (*out == DType::f16 || *out == DType::f32)) rd = *out;
     else if (*out != rd)

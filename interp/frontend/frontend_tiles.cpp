@@ -7,7 +7,6 @@ using detail::Builder;
 using detail::loc_of;
 
 namespace {
-std::string dn(DType d) { return std::string(name(d)); }
 bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 void check_shape(Builder& b, const Shape& s, const SrcLoc& loc) {
@@ -88,7 +87,9 @@ Tensor scalar(const Operand& value, std::source_location l) {
 
 // ---- Memory -----------------------------------------------------------------
 
-namespace {
+// Shared with the atomics (frontend_atomics.cpp): one rule for masks and
+// pointer operands.
+namespace detail {
 
 int mask_reg(Builder& b, const Operand& mask, const SrcLoc& loc, const char* what) {
   if (mask.is_tensor()) {
@@ -108,6 +109,12 @@ void check_ptr(Builder& b, const Tensor& ptr, const SrcLoc& loc, const char* wha
     b.fail(loc, std::string(what) + " needs a pointer (a tl::Ptr plus offsets), got a value tile " +
                     b.type(ptr.reg()).str());
 }
+
+}  // namespace detail
+
+namespace {
+using detail::check_ptr;
+using detail::mask_reg;
 
 Tensor build_load(const Tensor& ptr, const Operand* mask, const Operand* other, const SrcLoc& loc) {
   Builder& b = Builder::current(loc);
@@ -144,15 +151,9 @@ Tensor build_load(const Tensor& ptr, const Operand* mask, const Operand* other, 
 
 Tensor build_store(ir::Op op, const Tensor& ptr, const Operand& value, const Operand* mask, const SrcLoc& loc) {
   Builder& b = Builder::current(loc);
-  const char* what = op == ir::Op::Store ? "store" : "atomic_add";
+  const char* what = "store";
   check_ptr(b, ptr, loc, what);
   const ir::Type pt = b.type(ptr.reg());
-  if (op == ir::Op::AtomicAdd) {
-    DType d = pt.dtype;
-    if (!(d == DType::i32 || d == DType::u32 || d == DType::i64 || d == DType::u64 || d == DType::f16 ||
-          d == DType::bf16 || d == DType::f32 || d == DType::f64))
-      b.fail(loc, "atomic_add is not supported on " + dn(d) + " buffers");
-  }
   if (value.is_tensor() && b.type(value.reg()).is_ptr) b.fail(loc, std::string(what) + ": cannot store pointers");
   int v = b.materialize(value, pt.dtype, loc);
   const ir::Shape& vs = b.type(v).shape;
@@ -172,10 +173,8 @@ Tensor build_store(ir::Op op, const Tensor& ptr, const Operand& value, const Ope
     in.has_mask = true;
   }
   in.loc = loc;
-  if (op == ir::Op::AtomicAdd) in.dst = b.new_reg(ir::Type{pt.dtype, false, pt.shape});
-  int dst = b.emit(std::move(in)).dst;
-  b.kernel().has_atomics |= op == ir::Op::AtomicAdd;
-  return dst >= 0 ? Tensor::wrap(dst) : Tensor();
+  b.emit(std::move(in));
+  return Tensor();
 }
 }  // namespace
 
@@ -193,10 +192,10 @@ void store(const Tensor& ptr, const Operand& value, const Operand& mask, std::so
   build_store(ir::Op::Store, ptr, value, &mask, loc_of(l));
 }
 Tensor atomic_add(const Tensor& ptr, const Operand& value, std::source_location l) {
-  return build_store(ir::Op::AtomicAdd, ptr, value, nullptr, loc_of(l));
+  return atomic("add", ptr, value, std::nullopt, std::nullopt, "", "", l);
 }
 Tensor atomic_add(const Tensor& ptr, const Operand& value, const Operand& mask, std::source_location l) {
-  return build_store(ir::Op::AtomicAdd, ptr, value, &mask, loc_of(l));
+  return atomic("add", ptr, value, mask, std::nullopt, "", "", l);
 }
 
 // ---- Shapes -----------------------------------------------------------------

@@ -25,6 +25,7 @@
 #include <optional>
 #include <utility>
 #include <source_location>
+#include <string_view>
 #include <vector>
 
 #include "dtype.h"
@@ -151,6 +152,44 @@ void store(const Tensor& ptr, const Operand& value, const Operand& mask, TL_HERE
 Tensor atomic_add(const Tensor& ptr, const Operand& value, TL_HERE);
 Tensor atomic_add(const Tensor& ptr, const Operand& value, const Operand& mask, TL_HERE);
 
+// ---- Atomics (frontend_atomics.cpp) -------------------------------------------
+// Each returns the values the elements held before (0 on masked lanes) and
+// writes old ⊕ value. Rules as Triton's: f16/bf16 buffers take only add;
+// 8- and 16-bit integers none; and/or/xor need integers; max/min on floats
+// (f32, f64) order by value as Triton does through the bits (signed max for
+// a value >= +0, unsigned min for one with the sign bit set). `sem` is one
+// of acquire, release, acq_rel (default), relaxed; `scope` gpu (default),
+// cta, sys; an empty string is the default. The sanitizer treats atomics
+// as ordered among themselves (never a conflict with each other).
+// `op` is add, max, min, and, or, xor, xchg or cas; `cmp` is cas's only.
+Tensor atomic(std::string_view op, const Tensor& ptr, const Operand& value, const std::optional<Operand>& mask,
+              const std::optional<Operand>& cmp, std::string_view sem, std::string_view scope, TL_HERE);
+// (`and`, `or`, `xor` are C++ alternative tokens: the names are spelled out.)
+#define TL_ATOMIC(FN, OP)                                                                                  \
+  inline Tensor FN(const Tensor& ptr, const Operand& value, TL_HERE) {                                     \
+    return atomic(OP, ptr, value, std::nullopt, std::nullopt, "", "", loc);                                \
+  }                                                                                                        \
+  inline Tensor FN(const Tensor& ptr, const Operand& value, const Operand& mask, std::string_view sem = "", \
+                   std::string_view scope = "", TL_HERE) {                                                 \
+    return atomic(OP, ptr, value, mask, std::nullopt, sem, scope, loc);                                    \
+  }
+inline Tensor atomic_add(const Tensor& ptr, const Operand& value, const Operand& mask, std::string_view sem,
+                         std::string_view scope = "", TL_HERE) {
+  return atomic("add", ptr, value, mask, std::nullopt, sem, scope, loc);
+}
+TL_ATOMIC(atomic_max, "max")
+TL_ATOMIC(atomic_min, "min")
+TL_ATOMIC(atomic_and, "and")
+TL_ATOMIC(atomic_or, "or")
+TL_ATOMIC(atomic_xor, "xor")
+TL_ATOMIC(atomic_xchg, "xchg")
+#undef TL_ATOMIC
+// Where *ptr == cmp (bitwise), writes val; returns the old values.
+inline Tensor atomic_cas(const Tensor& ptr, const Operand& cmp, const Operand& val, std::string_view sem = "",
+                         std::string_view scope = "", TL_HERE) {
+  return atomic("cas", ptr, val, std::nullopt, cmp, sem, scope, loc);
+}
+
 // ---- Elementwise ------------------------------------------------------------
 Tensor operator+(const Operand& a, const Operand& b);
 Tensor operator-(const Operand& a, const Operand& b);
@@ -191,6 +230,32 @@ Tensor ceil(const Tensor& x, TL_HERE);
 Tensor cdiv(const Operand& x, const Operand& d, TL_HERE);
 constexpr int64_t cdiv(int64_t x, int64_t d) { return (x + d - 1) / d; }
 inline Tensor cast(const Tensor& x, DType d, TL_HERE) { return x.to(d, false, loc); }
+
+// ---- More math (frontend_math.cpp) -------------------------------------------
+// clamp(x, lo, hi) = min(max(x, lo), hi), floats only (as Triton). With
+// propagate_nan false a NaN x gives lo... as min/max drop NaN; true keeps NaN.
+Tensor clamp(const Operand& x, const Operand& lo, const Operand& hi, bool propagate_nan = false, TL_HERE);
+Tensor erf(const Tensor& x, TL_HERE);    // f32/f64
+Tensor log1p(const Tensor& x, TL_HERE);  // libdevice
+Tensor expm1(const Tensor& x, TL_HERE);  // libdevice
+Tensor rint(const Tensor& x, TL_HERE);   // libdevice: nearest, ties to even
+Tensor round(const Tensor& x, TL_HERE);  // libdevice: nearest, ties away from zero
+Tensor pow(const Operand& x, const Operand& y, TL_HERE);     // libdevice pow: f32/f64
+Tensor div_rn(const Operand& x, const Operand& y, TL_HERE);  // f32 only, IEEE division
+Tensor fdiv(const Operand& x, const Operand& y, TL_HERE);    // true division (IEEE here)
+// The high half of the double-width unsigned product (i32, u32, i64, u64).
+Tensor umulhi(const Operand& x, const Operand& y, TL_HERE);
+// x.to(d) with Triton's fp_downcast_rounding: "rtne" (default) or "rtz",
+// allowed only for a float -> narrower float cast; `bitcast` as Tensor::to.
+Tensor cast(const Tensor& x, DType d, bool bitcast, std::string_view fp_downcast_rounding, TL_HERE);
+// Hints for Triton's compiler: accepted and checked for their shape, no effect.
+Tensor multiple_of(const Tensor& x, std::vector<int64_t> values, TL_HERE);
+Tensor max_contiguous(const Tensor& x, std::vector<int64_t> values, TL_HERE);
+Tensor max_constancy(const Tensor& x, std::vector<int64_t> values, TL_HERE);
+void assume(const Operand& cond, TL_HERE);
+void debug_barrier(TL_HERE);
+// Prints at build time (Triton prints when it compiles): the values' types.
+void static_print(const char* prefix, const Tensor& x, TL_HERE);
 
 // Python's `and`, `or`, `not` on tiles mean what Triton's compiler makes of
 // them: each operand is made i1 (i1 as is, anything else `x != 0`) and the
@@ -264,6 +329,8 @@ Tensor histogram(const Tensor& x, int num_bins, const Tensor& mask, TL_HERE);
 Tensor dot(const Tensor& a, const Tensor& b, Precision p = Precision::tf32, TL_HERE);
 Tensor dot(const Tensor& a, const Tensor& b, const Tensor& acc, Precision p = Precision::tf32, TL_HERE);
 Tensor dot(const Tensor& a, const Tensor& b, const Tensor& acc, Precision p, DType out_dtype, TL_HERE);
+// tl.dot_scaled: always a build error (not supported by tilescope).
+Tensor dot_scaled(const Tensor& a, const Tensor& b, TL_HERE);
 
 // ---- Control flow -----------------------------------------------------------
 // for (auto i : tl::range(lo, hi, step)) { ... } builds one IR loop: the body

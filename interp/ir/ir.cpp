@@ -96,6 +96,14 @@ const char* op_name(Op op) {
     case Op::Split: return "split";
     case Op::Gather: return "gather";
     case Op::Histogram: return "histogram";
+    case Op::AtomicRMW: return "atomic_rmw";
+    case Op::Erf: return "erf";
+    case Op::Log1p: return "log1p";
+    case Op::Expm1: return "expm1";
+    case Op::Rint: return "rint";
+    case Op::Round: return "round";
+    case Op::Pow: return "pow";
+    case Op::UMulHi: return "umulhi";
   }
   return "?";
 }
@@ -120,8 +128,41 @@ const char* precision_name(Precision p) {
   return "?";
 }
 
-bool is_unary(Op op) { return op >= Op::Neg && op <= Op::Copy; }
-bool is_binary(Op op) { return op >= Op::Add && op <= Op::PtrAdd; }
+const char* atomic_name(AtomicKind k) {
+  switch (k) {
+    case AtomicKind::Max: return "max";
+    case AtomicKind::Min: return "min";
+    case AtomicKind::And: return "and";
+    case AtomicKind::Or: return "or";
+    case AtomicKind::Xor: return "xor";
+    case AtomicKind::Xchg: return "xchg";
+    case AtomicKind::Cas: return "cas";
+  }
+  return "?";
+}
+
+const char* sem_name(MemSem s) {
+  switch (s) {
+    case MemSem::acq_rel: return "acq_rel";
+    case MemSem::acquire: return "acquire";
+    case MemSem::release: return "release";
+    case MemSem::relaxed: return "relaxed";
+  }
+  return "?";
+}
+
+const char* scope_name(MemScope s) {
+  switch (s) {
+    case MemScope::gpu: return "gpu";
+    case MemScope::cta: return "cta";
+    case MemScope::sys: return "sys";
+  }
+  return "?";
+}
+
+bool is_unary(Op op) { return (op >= Op::Neg && op <= Op::Copy) || (op >= Op::Erf && op <= Op::Round); }
+bool is_binary(Op op) { return (op >= Op::Add && op <= Op::PtrAdd) || op == Op::Pow || op == Op::UMulHi; }
+bool is_atomic(Op op) { return op == Op::AtomicAdd || op == Op::AtomicRMW; }
 bool is_compare(Op op) { return op >= Op::Eq && op <= Op::Ge; }
 
 void for_each_instr(const Block& b, const std::function<void(const Instr&, const Block&)>& fn) {
@@ -241,6 +282,7 @@ class Printer {
       case Op::Gather: line << " axis=" << in.axis; break;
       case Op::Split: line << " half=" << in.ival; break;
       case Op::Histogram: line << " bins=" << in.ival; break;
+      case Op::AtomicRMW: line << "." << atomic_name(in.atomic); break;
       default: break;
     }
     const size_t own = operand_count(in);
@@ -248,7 +290,8 @@ class Printer {
       line << (i ? ", " : " ");
       if (in.op == Op::Load && i == 1 && in.has_mask) line << "mask=";
       if (in.op == Op::Load && i == 2) line << "other=";
-      if ((in.op == Op::Store || in.op == Op::AtomicAdd) && i == 2) line << "mask=";
+      if ((in.op == Op::Store || is_atomic(in.op)) && i == 2 && in.has_mask) line << "mask=";
+      if (in.op == Op::AtomicRMW && in.atomic == AtomicKind::Cas && i + 1 == own) line << "cmp=";
       if (in.op == Op::Dot && i == 2) line << "acc=";
       line << reg(in.args[i]);
     }
@@ -256,6 +299,10 @@ class Printer {
     for (size_t k = 0; k < in.shape_dims.size(); ++k)
       line << ", in_shape(dim=" << in.shape_dims[k] << ", " << reg(in.args[own + 2 * k]) << ", "
            << reg(in.args[own + 2 * k + 1]) << ")";
+    // Only what differs from Triton's defaults, so older dumps read the same.
+    if (is_atomic(in.op) && in.sem != MemSem::acq_rel) line << " sem=" << sem_name(in.sem);
+    if (is_atomic(in.op) && in.scope != MemScope::gpu) line << " scope=" << scope_name(in.scope);
+    if (in.op == Op::Cast && in.rounding == Rounding::rtz) line << " rounding=rtz";
     if (!in.text.empty()) line << " \"" << in.text << "\"";
     if (in.combine) {
       // The combine function: (running values, next values) -> yields.

@@ -87,15 +87,34 @@ enum class Op : uint8_t {
   Split,      // x [..., 2] -> x[..., ival] (ival 0 or 1)
   Gather,     // src, index (index's shape): src with the `axis` coordinate replaced by index
   Histogram,  // x (integers), [mask] (has_mask) -> i32[ival]: counts of each value in [0, ival)
+  // Atomics and math (issue 15)
+  // args: ptr, value, [mask], [cmp (Cas only)]; kind `atomic`, ordering
+  // `sem` and `scope`; result: old values (0 on masked lanes).
+  AtomicRMW,
+  Erf, Log1p, Expm1,  // elementwise, one float operand
+  Rint,               // round half to even (libdevice rint)
+  Round,              // round half away from zero (libdevice round)
+  Pow,                // elementwise, two float operands
+  UMulHi,             // high half of the full product of two integers
 };
 
 enum class ReduceKind : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
 enum class Precision : uint8_t { tf32, tf32x3, ieee };
+enum class AtomicKind : uint8_t { Max, Min, And, Or, Xor, Xchg, Cas };
+// Triton's sem= and scope= of atomics (acq_rel and gpu by default).
+enum class MemSem : uint8_t { acq_rel, acquire, release, relaxed };
+enum class MemScope : uint8_t { gpu, cta, sys };
+// f32 -> f16/bf16 rounding of a Cast (Triton's fp_downcast_rounding).
+enum class Rounding : uint8_t { rtne, rtz };
 
 const char* op_name(Op op);
 const char* reduce_name(ReduceKind k);
 const char* precision_name(Precision p);
+const char* atomic_name(AtomicKind k);  // "max", ..., "cas"
+const char* sem_name(MemSem s);
+const char* scope_name(MemScope s);
 bool is_unary(Op op);
+bool is_atomic(Op op);  // AtomicAdd or AtomicRMW: ordered among themselves
 bool is_binary(Op op);
 bool is_compare(Op op);
 
@@ -114,6 +133,10 @@ struct Instr {
   std::vector<int> dims;  // Permute order
   ReduceKind reduce = ReduceKind::Sum;
   Precision precision = Precision::tf32;
+  AtomicKind atomic = AtomicKind::Max;  // AtomicRMW
+  MemSem sem = MemSem::acq_rel;         // AtomicAdd, AtomicRMW
+  MemScope scope = MemScope::gpu;       // AtomicAdd, AtomicRMW
+  Rounding rounding = Rounding::rtne;   // Cast to f16/bf16 from a wider float
   bool has_mask = false, has_other = false, has_acc = false;
   bool propagate_nan = false;  // Reduce max/min, Maximum/Minimum
   std::string text;            // Print prefix, Assert message

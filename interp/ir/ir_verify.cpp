@@ -154,6 +154,23 @@ class Verifier {
         if (t(in.args[1]).dtype != t(in.args[0]).dtype) problem(in, "value dtype differs from the element type");
         break;
       }
+      case Op::AtomicRMW: {
+        const size_t want = 2u + in.has_mask + (in.atomic == AtomicKind::Cas);
+        if (!in.shape_dims.empty()) problem(in, "atomics take no shape checks");
+        if (in.args.size() != want) {
+          problem(in, "takes " + std::to_string(want) + " operands, has " + std::to_string(in.args.size()));
+          return;
+        }
+        if (!t(in.args[0]).is_ptr) problem(in, "first operand must be a pointer tile");
+        for (int a : in.args)
+          if (t(a).shape != t(in.args[0]).shape) problem(in, "operand shapes differ from the pointer tile");
+        if (t(in.args[1]).dtype != t(in.args[0]).dtype) problem(in, "value dtype differs from the element type");
+        if (in.has_mask && t(in.args[2]).dtype != DType::i1) problem(in, "mask must be i1");
+        if (in.atomic == AtomicKind::Cas && t(in.args.back()).dtype != t(in.args[0]).dtype)
+          problem(in, "cmp dtype differs from the element type");
+        if (in.dst < 0 || t(in.dst).dtype != t(in.args[0]).dtype) problem(in, "result must be the old values");
+        break;
+      }
       case Op::While:
         if (!nargs(0, 0)) return;
         if (!in.cond_body) problem(in, "while without a condition block");

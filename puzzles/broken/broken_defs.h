@@ -25,6 +25,9 @@ BrokenKernel make_f16_exponentials();            // b17_f16_exponentials.cpp
 BrokenKernel make_codes_in_i8();                 // b18_codes_in_i8.cpp
 BrokenKernel make_cumsum_padded_lanes();        // b20_cumsum_padded_lanes.cpp
 BrokenKernel make_gather_reverse_off_by_one();  // b21_gather_reverse_off_by_one.cpp
+BrokenKernel make_atomic_xchg_one_past_end();   // b22_atomic_xchg_one_past_end.cpp
+BrokenKernel make_bitcast_float_offsets();      // b23_bitcast_float_offsets.cpp
+BrokenKernel make_dot_operand_without_other();  // b24_dot_operand_without_other.cpp
 BrokenKernel make_runaway_loop();                // b19_runaway_loop.cpp (hidden)
 
 }  // namespace puzzles

@@ -30,6 +30,9 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_codes_in_i8());
     v.push_back(make_cumsum_padded_lanes());
     v.push_back(make_gather_reverse_off_by_one());
+    v.push_back(make_atomic_xchg_one_past_end());
+    v.push_back(make_bitcast_float_offsets());
+    v.push_back(make_dot_operand_without_other());
     return v;
   }();
   return list;

@@ -205,7 +205,7 @@ void bind_tiles(py::module_& m) {
       if (!acc) {
         if (out_dtype.is_none()) return tl::dot(a, b, p);
         const tl::DType d = to_dtype(out_dtype);
-        return tl::dot(a, b, tl::zeros({a.shape().begin(), a.shape().end() - 1}, d), p, d);
+        return tl::dot(a, b, Tensor(), p, d);  // no acc: the product's own zeros
       }
       if (out_dtype.is_none()) return tl::dot(a, b, *acc, p);
       return tl::dot(a, b, *acc, p, to_dtype(out_dtype));

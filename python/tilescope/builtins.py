@@ -71,8 +71,26 @@ def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", evict
     ts.store(pointer, _core.unwrap(value), _core.unwrap(mask))
 
 
-def atomic_add(pointer, val, mask=None, sem=None, scope=None):
-    return ts.atomic_add(pointer, _core.unwrap(val), _core.unwrap(mask))
+def _atomic(op):
+    def fn(pointer, val, mask=None, sem=None, scope=None):
+        return ts.atomic(op, pointer, _core.unwrap(val), _core.unwrap(mask), None, _core.unwrap(sem),
+                         _core.unwrap(scope))
+    fn.__name__ = "atomic_" + op
+    return fn
+
+
+atomic_add = _atomic("add")
+atomic_max = _atomic("max")
+atomic_min = _atomic("min")
+atomic_and = _atomic("and")
+atomic_or = _atomic("or")
+atomic_xor = _atomic("xor")
+atomic_xchg = _atomic("xchg")
+
+
+def atomic_cas(pointer, cmp, val, sem=None, scope=None):
+    return ts.atomic("cas", pointer, _core.unwrap(val), None, _core.unwrap(cmp), _core.unwrap(sem),
+                     _core.unwrap(scope))
 
 
 def where(condition, x, y):
@@ -87,8 +105,14 @@ def minimum(x, y, propagate_nan=None):
     return ts.minimum(_core.unwrap(x), _core.unwrap(y))
 
 
+def _propagates_nan(p):
+    # tl.PropagateNan.ALL (or True) keeps NaN; NONE, False and None drop it.
+    p = _core.unwrap(p)
+    return p is not None and p is not False and "NONE" not in str(p).upper()
+
+
 def clamp(x, min, max, propagate_nan=None):
-    return ts.minimum(ts.maximum(_core.unwrap(x), _core.unwrap(min)), _core.unwrap(max))
+    return ts.clamp(_core.unwrap(x), _core.unwrap(min), _core.unwrap(max), _propagates_nan(propagate_nan))
 
 
 def fma(x, y, z):
@@ -115,6 +139,11 @@ tanh = _unary("tanh", ts.tanh)
 abs = _unary("abs", ts.abs)
 floor = _unary("floor", ts.floor)
 ceil = _unary("ceil", ts.ceil)
+erf = _unary("erf", ts.erf)
+log1p = _unary("log1p", ts.log1p)
+expm1 = _unary("expm1", ts.expm1)
+rint = _unary("rint", ts.rint)
+round = _unary("round", ts.round)
 
 
 def _f32_only(name, *args):
@@ -128,12 +157,19 @@ def _f32_only(name, *args):
 
 
 def div_rn(x, y):
-    _f32_only("div_rn", x, y)
-    return ts.truediv(_core.unwrap(x), _core.unwrap(y))
+    return ts.div_rn(_core.unwrap(x), _core.unwrap(y))
 
 
 def fdiv(x, y, ieee_rounding=False):
-    return ts.truediv(_core.unwrap(x), _core.unwrap(y))
+    return ts.fdiv(_core.unwrap(x), _core.unwrap(y))
+
+
+def pow(x, y):
+    return ts.pow(_core.unwrap(x), _core.unwrap(y))
+
+
+def umulhi(x, y):
+    return ts.umulhi(_core.unwrap(x), _core.unwrap(y))
 
 
 def sqrt_rn(x):
@@ -149,12 +185,8 @@ def cdiv(x, div):
 
 
 def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
-    rounding = _core.unwrap(fp_downcast_rounding)
-    if rounding not in (None, "rtne"):
-        # Ignoring it would round to nearest where Triton truncates.
-        raise _core.build_error(f"fp_downcast_rounding='{rounding}' is not supported by tilescope yet "
-                                "(only the default, 'rtne')")
-    return ts.cast(_core.tile(input), _dtype_name(dtype), bool(_core.unwrap(bitcast)))
+    return ts.cast_rounded(_core.tile(input), _dtype_name(dtype), bool(_core.unwrap(bitcast)),
+                           _core.unwrap(fp_downcast_rounding))
 
 
 def to(input, dtype, fp_downcast_rounding=None, bitcast=False):
@@ -230,6 +262,8 @@ def argmin(input, axis, tie_break_left=True, keep_dims=False):
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
         out_dtype=None):
     precision = _core.unwrap(input_precision)
+    if precision is not None and _core.unwrap(allow_tf32) is not None:
+        raise _core.build_error("dot: give input_precision or allow_tf32, not both")
     if precision is None:
         allow = _core.unwrap(allow_tf32)
         precision = "ieee" if allow is False else "tf32"
@@ -254,19 +288,39 @@ def device_assert(cond, msg="", mask=None):
     ts.device_assert(_core.tile(cond), str(_core.unwrap(msg)) or "tl.device_assert failed")
 
 
-def _hint(input, *values):
-    return input
+def _hint_values(values):
+    values = _core.unwrap(values)
+    values = list(values) if isinstance(values, (tuple, list)) else [values]
+    return [_int_const(v, "a hint's value") for v in values]
 
 
-multiple_of = max_contiguous = max_constancy = _hint
+def _hint(name):
+    def fn(input, values):
+        if isinstance(_core.unwrap(input), (int, float)):
+            return input  # a Python number: nothing to annotate
+        return getattr(ts, name)(_core.tile(input), _hint_values(values))
+    fn.__name__ = name
+    return fn
+
+
+multiple_of = _hint("multiple_of")
+max_contiguous = _hint("max_contiguous")
+max_constancy = _hint("max_constancy")
 
 
 def debug_barrier():
-    return None
+    ts.debug_barrier()
 
 
 def assume(cond):
-    return None
+    cond = _core.unwrap(cond)
+    if not isinstance(cond, (bool, int)):
+        ts.assume(cond)
+
+
+def dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale, rhs_format, acc=None, fast_math=False, lhs_k_pack=True,
+               rhs_k_pack=True, out_dtype=None):
+    return ts.dot_scaled(_core.tile(lhs), _core.tile(rhs))
 
 
 def make_block_ptr(base, shape, strides, offsets, block_shape, order):
@@ -362,7 +416,7 @@ def histogram(input, num_bins, mask=None):
 
 # Builtins Triton has that tilescope does not yet: named so the error says
 # which op, never "unknown name".
-NOT_YET = {"softmax", "umulhi", "erf", "log1p", "expm1", "pow", "broadcast"}
+NOT_YET = {"softmax", "broadcast"}
 
 TABLE = {name: fn for name, fn in globals().items()
          if callable(fn) and not name.startswith("_") and name not in ("ts",)}
@@ -372,7 +426,7 @@ for _skip in ("_core", "ts"):
 # Methods of a tile (x.to(...), x.sum(1), ...): the builtin with the tile first.
 TENSOR_METHODS = {"to", "reshape", "view", "trans", "permute", "sum", "max", "min", "argmax", "argmin",
                   "broadcast_to", "expand_dims", "cast", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
-                  "floor", "ceil", "cos", "sin", "rsqrt", "tanh"}
+                  "floor", "ceil", "cos", "sin", "rsqrt", "tanh", "erf"}
 # Scans, sorts and permutations (issue 15).
 TENSOR_METHODS |= {"cumsum", "cumprod", "associative_scan", "reduce", "xor_sum", "sort", "flip", "join", "split",
                    "interleave", "gather", "histogram"}

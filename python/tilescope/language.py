@@ -68,6 +68,12 @@ class constexpr:
         return f"constexpr[{self.value!r}]"
 
 
+class PropagateNan:
+    """tl.PropagateNan.ALL / NONE for maximum, minimum and clamp's propagate_nan."""
+    NONE = "PropagateNan.NONE"
+    ALL = "PropagateNan.ALL"
+
+
 class tensor:
     """Only for annotations and isinstance checks in user code."""
 
@@ -94,6 +100,8 @@ BUILTIN_NAMES = [
     "static_assert", "static_print", "device_print", "device_assert", "multiple_of", "max_contiguous",
     "max_constancy", "debug_barrier", "assume", "range", "static_range", "make_block_ptr", "advance", "div_rn",
     "fdiv", "softmax", "xor_sum", "umulhi", "erf", "log1p", "expm1", "pow", "cumsum", "cumprod",
+    "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "rint",
+    "round", "dot_scaled",
 ]
 # Scans, sorts and permutations (issue 15).
 BUILTIN_NAMES += ["associative_scan", "reduce", "sort", "flip", "join", "split", "interleave", "gather", "histogram"]
@@ -123,7 +131,7 @@ class _Namespace:
 # tl.math.X and libdevice spellings of the same builtins.
 math = _Namespace(["exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "sigmoid", "tanh",
                    "abs", "floor", "ceil", "fma", "div_rn", "fdiv", "umulhi", "erf", "log1p", "expm1", "pow",
-                   "max", "min", "cdiv"])
+                   "max", "min", "cdiv", "rint", "round"])
 extra = _Namespace([])
 extra.cuda = _Namespace([])
 extra.cuda.libdevice = math

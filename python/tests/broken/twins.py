@@ -381,9 +381,49 @@ def gather_reverse_off_by_one(x_ptr, z_ptr, N0, B0: tl.constexpr):
     tl.store(z_ptr + off_x, xv + 10.0, mask=mask)
 
 
+# b22 (add_block): the atomic exchange's mask is `<=`.
+@jit
+def atomic_xchg_one_past_end(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    off_x = tl.program_id(0) * B0 + tl.arange(0, B0)
+    xv = tl.load(x_ptr + off_x, mask=off_x < N0)
+    tl.atomic_xchg(z_ptr + off_x, xv + 10.0, mask=off_x <= N0)  # BUG: <= lets offset N0, one past the end of z, through
+
+
+# b23 (add_block): float offsets bitcast instead of converted.
+@jit
+def bitcast_float_offsets(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    off_x = tl.program_id(0) * B0 + tl.arange(0, B0)
+    mask = off_x < N0
+    src = off_x.to(tl.float32).to(tl.int32, bitcast=True)  # BUG: a bitcast keeps the float's bits (1.0 is 1065353216)
+    xv = tl.load(x_ptr + src, mask=mask)
+    tl.store(z_ptr + off_x, xv + 10.0, mask=mask)
+
+
+# b24 (batched_matmul): x's operand loaded without other.
+@jit
+def dot_operand_without_other(x_ptr, y_ptr, z_ptr, N0, N1, N2, MID, B0: tl.constexpr, B1: tl.constexpr,
+                              B2: tl.constexpr, B_MID: tl.constexpr):
+    off_j = tl.program_id(0) * B0 + tl.arange(0, B0)
+    off_k = tl.program_id(1) * B1 + tl.arange(0, B1)
+    off_b = tl.program_id(2) * B2 + tl.arange(0, B2)
+    b3 = off_b[:, None, None]
+    j3 = off_j[None, :, None]
+    k3 = off_k[None, None, :]
+    acc = tl.zeros((B2, B0, B1), dtype=tl.float32)
+    for l in range(0, MID, B_MID):
+        off_l = l + tl.arange(0, B_MID)
+        lx = off_l[None, None, :]
+        ly = off_l[None, :, None]
+        xv = tl.load(x_ptr + (b3 * N0 + j3) * MID + lx, mask=(b3 < N2) & (j3 < N0) & (lx < MID))  # BUG: no other
+        yv = tl.load(y_ptr + (b3 * MID + ly) * N1 + k3, mask=(b3 < N2) & (ly < MID) & (k3 < N1), other=0.0)
+        acc = tl.dot(xv, yv, acc=acc)
+    tl.store(z_ptr + (b3 * N0 + j3) * N1 + k3, acc, mask=(b3 < N2) & (j3 < N0) & (k3 < N1))
+
+
 TWINS = {k.__name__: k for k in [
     missing_load_mask, load_mask_not_store, off_by_one_mask, wrong_row_stride, wrong_program_id_axis,
     max_padded_lanes_win, two_programs_same_rows, read_output_before_write, signed_shift_no_mask,
     loop_bound_one_block_short, arange_not_power_of_two, dot_shape_mismatch, interleaved_wrong_row_stride,
     fixed_point_index_overflow, nibble_shift_in_bytes, pack_into_i8, f16_exponentials, codes_in_i8,
     cumsum_padded_lanes, gather_reverse_off_by_one]}
+    atomic_xchg_one_past_end, bitcast_float_offsets, dot_operand_without_other]}
