@@ -260,13 +260,21 @@ Operand strong(const Operand& x, const SrcLoc& loc) {
   return Operand(Tensor::wrap(bld.constant(Builder::literal_dtype(x), x, loc)));
 }
 
-Tensor maximum(const Operand& a, const Operand& b, std::source_location loc) {
-  SrcLoc l = loc_of(loc);
-  return binary(ir::Op::Maximum, strong(a, l), strong(b, l), l);
+namespace {
+// maximum/minimum: a literal operand is a real tensor here (Triton's rule).
+Tensor max_min(ir::Op op, const Operand& a, const Operand& b, bool propagate_nan, const SrcLoc& l) {
+  Tensor t = binary(op, strong(a, l), strong(b, l), l);
+  std::vector<ir::Instr>& instrs = detail::Builder::current(l).current_block().instrs;
+  if (propagate_nan && !instrs.empty() && instrs.back().dst == t.reg()) instrs.back().propagate_nan = true;
+  return t;
 }
-Tensor minimum(const Operand& a, const Operand& b, std::source_location loc) {
-  SrcLoc l = loc_of(loc);
-  return binary(ir::Op::Minimum, strong(a, l), strong(b, l), l);
+}  // namespace
+
+Tensor maximum(const Operand& a, const Operand& b, bool propagate_nan, std::source_location loc) {
+  return max_min(ir::Op::Maximum, a, b, propagate_nan, loc_of(loc));
+}
+Tensor minimum(const Operand& a, const Operand& b, bool propagate_nan, std::source_location loc) {
+  return max_min(ir::Op::Minimum, a, b, propagate_nan, loc_of(loc));
 }
 
 Tensor where(const Operand& cond, const Operand& a, const Operand& b, std::source_location l) {

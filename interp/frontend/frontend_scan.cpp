@@ -207,18 +207,26 @@ Tensor scan_with(ir::Op combine_op, const Tensor& x, int axis, bool reverse, std
   return first(build_combined(ir::Op::Scan, {r}, axis, f, reverse, false, what, loc));
 }
 
+// Triton's cumsum and cumprod scan bf16 in f32 (the result stays f32),
+// as its recorded outputs' dtypes show (tests/fidelity, scan family).
+std::optional<DType> bf16_in_f32(DType d) {
+  return d == DType::bf16 ? std::optional<DType>(DType::f32) : std::nullopt;
+}
+
 }  // namespace
 
 Tensor cumsum(const Tensor& x, int axis, bool reverse, std::source_location l) {
   SrcLoc loc = loc_of(l);
-  Builder& b = Builder::current(loc);
-  return scan_with(ir::Op::Add, x, axis, reverse, detail::sum_dtype(b.type(x.reg()).dtype), "cumsum", loc);
+  const DType d = Builder::current(loc).type(x.reg()).dtype;
+  return scan_with(ir::Op::Add, x, axis, reverse, bf16_in_f32(d).value_or(detail::sum_dtype(d)), "cumsum", loc);
 }
 Tensor cumsum(const Tensor& x, int axis, bool reverse, DType dtype, std::source_location l) {
   return scan_with(ir::Op::Add, x, axis, reverse, dtype, "cumsum", loc_of(l));
 }
 Tensor cumprod(const Tensor& x, int axis, bool reverse, std::source_location l) {
-  return scan_with(ir::Op::Mul, x, axis, reverse, std::nullopt, "cumprod", loc_of(l));
+  SrcLoc loc = loc_of(l);
+  return scan_with(ir::Op::Mul, x, axis, reverse, bf16_in_f32(Builder::current(loc).type(x.reg()).dtype), "cumprod",
+                   loc);
 }
 
 Tensor associative_scan(const Tensor& x, int axis, const Combine& combine, bool reverse, std::source_location l) {

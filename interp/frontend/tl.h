@@ -211,8 +211,10 @@ Tensor operator-(const Operand& a);  // the Operand carries the kernel line
 Tensor operator~(const Operand& a);
 Tensor truediv(const Operand& a, const Operand& b, TL_HERE);
 Tensor where(const Operand& cond, const Operand& a, const Operand& b, TL_HERE);
-Tensor maximum(const Operand& a, const Operand& b, TL_HERE);
-Tensor minimum(const Operand& a, const Operand& b, TL_HERE);
+// propagate_nan: a NaN operand wins (tl.PropagateNan.ALL); by default the
+// other operand does.
+Tensor maximum(const Operand& a, const Operand& b, bool propagate_nan = false, TL_HERE);
+Tensor minimum(const Operand& a, const Operand& b, bool propagate_nan = false, TL_HERE);
 Tensor fma(const Operand& a, const Operand& b, const Operand& c, TL_HERE);
 Tensor exp(const Tensor& x, TL_HERE);
 Tensor exp2(const Tensor& x, TL_HERE);

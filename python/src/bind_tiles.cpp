@@ -143,8 +143,12 @@ void bind_tiles(py::module_& m) {
   m.def("where", [](py::handle c, py::handle a, py::handle b) {
     return at_current([&] { return tl::where(op(c, "the condition"), op(a), op(b)); });
   });
-  m.def("maximum", [](py::handle a, py::handle b) { return at_current([&] { return tl::maximum(op(a), op(b)); }); });
-  m.def("minimum", [](py::handle a, py::handle b) { return at_current([&] { return tl::minimum(op(a), op(b)); }); });
+  m.def("maximum", [](py::handle a, py::handle b, bool nan) {
+    return at_current([&] { return tl::maximum(op(a), op(b), nan); });
+  }, py::arg("a"), py::arg("b"), py::arg("propagate_nan") = false);
+  m.def("minimum", [](py::handle a, py::handle b, bool nan) {
+    return at_current([&] { return tl::minimum(op(a), op(b), nan); });
+  }, py::arg("a"), py::arg("b"), py::arg("propagate_nan") = false);
   m.def("fma", [](py::handle a, py::handle b, py::handle c) {
     return at_current([&] { return tl::fma(op(a), op(b), op(c)); });
   });

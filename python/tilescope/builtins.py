@@ -98,11 +98,11 @@ def where(condition, x, y):
 
 
 def maximum(x, y, propagate_nan=None):
-    return ts.maximum(_core.unwrap(x), _core.unwrap(y))
+    return ts.maximum(_core.unwrap(x), _core.unwrap(y), _propagates_nan(propagate_nan))
 
 
 def minimum(x, y, propagate_nan=None):
-    return ts.minimum(_core.unwrap(x), _core.unwrap(y))
+    return ts.minimum(_core.unwrap(x), _core.unwrap(y), _propagates_nan(propagate_nan))
 
 
 def _propagates_nan(p):

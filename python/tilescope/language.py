@@ -56,6 +56,16 @@ float64 = dtype("f64", "fp64")
 bool_ = int1  # noqa: what Triton calls int1 in signatures
 DTYPES = [int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64]
 BY_TS_NAME = {d.ts_name: d for d in DTYPES}
+BY_NAME = {d.name: d for d in DTYPES}
+
+
+def ours(obj):
+    """Triton's own dtype object (where Triton is installed, a kernel's
+    `tl.int1` is Triton's: only triton.jit is replaced) as ours, so that
+    `x.dtype == tl.int1` compares like with like; anything else unchanged."""
+    if type(obj).__module__.startswith("triton.") and isinstance(getattr(obj, "name", None), str):
+        return BY_NAME.get(obj.name, obj)
+    return obj
 
 
 class constexpr:

@@ -14,7 +14,7 @@ import ast
 import builtins as py_builtins
 import operator
 
-from . import _core, pitfalls
+from . import _core, language, pitfalls
 from . import builtins as tl_builtins
 from ._core import Tensor, ts
 from .source import source_of
@@ -421,7 +421,7 @@ class KernelBuilder:
         if isinstance(base, Tensor):
             return self.tensor_attribute(base, node)
         try:
-            return getattr(base, node.attr)
+            return language.ours(getattr(base, node.attr))
         except AttributeError:
             raise self.error(node, f"{_core.describe(base)} has no attribute '{node.attr}'") from None
 

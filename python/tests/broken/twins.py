@@ -425,5 +425,5 @@ TWINS = {k.__name__: k for k in [
     max_padded_lanes_win, two_programs_same_rows, read_output_before_write, signed_shift_no_mask,
     loop_bound_one_block_short, arange_not_power_of_two, dot_shape_mismatch, interleaved_wrong_row_stride,
     fixed_point_index_overflow, nibble_shift_in_bytes, pack_into_i8, f16_exponentials, codes_in_i8,
-    cumsum_padded_lanes, gather_reverse_off_by_one]}
+    cumsum_padded_lanes, gather_reverse_off_by_one,
     atomic_xchg_one_past_end, bitcast_float_offsets, dot_operand_without_other]}
