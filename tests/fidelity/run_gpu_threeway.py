@@ -46,10 +46,14 @@ def gpu_outputs(case, result, corpus):
 
 
 def classify(case, want, got):
-    """equal | within | differ between two sets of outputs."""
+    """equal | within | differ between two sets of outputs, by the same
+    rule as the CI comparison (compare.compare_case): each output in its
+    ulp dtype, against its op's bound, scaled where the bound is."""
     status = "equal"
     for a in case.outputs():
-        idx, worst = compare.diff_elements(want[a.name], got[a.name], a.dtype, compare.ULP_BOUNDS[case.bound_for(a.name)])
+        key = case.bound_for(a.name)
+        w_arr, g_arr, dt = compare.in_ulp_dtype(case, a, want[a.name], got[a.name])
+        idx, worst = compare.diff_elements(w_arr, g_arr, dt, compare.ULP_BOUNDS[key], key in compare.SCALED)
         if len(idx):
             return "differ"
         if worst:
