@@ -58,3 +58,19 @@ TEST_CASE("broken/dot_operand_without_other: undefined lanes reach the dot two l
   CHECK(at_dot);
   CHECK(r.mismatch_count == 0);  // tl:: fills masked lanes with 0
 }
+
+TEST_CASE("broken/clamp_index_to_n: the clamped index reads offset 200 in 24 lanes of the last program", "[broken]") {
+  const BrokenKernel& b = broken("clamp_index_to_n");
+  RunReport r = run_broken(b);
+  REQUIRE(kinds(r) == std::vector{FindingKind::OutOfBoundsLoad});
+  const tl::Finding& f = r.findings[0];
+  CHECK(line_of(r, f) == puzzles::bug_line(b) + 1);
+  CHECK(buffer_of(r, f) == "x");
+  CHECK(f.lanes == 24);
+  CHECK(f.programs == 1);
+  CHECK(f.examples.at(0).pid == ProgramId{6, 0, 0});
+  CHECK(f.examples.at(0).lane == 8);
+  CHECK(f.examples.at(0).offset == 200);
+  CHECK(r.mismatch_count == 0);  // every stored value is right
+  CHECK(r.status == puzzles::RunStatus::Fail);
+}

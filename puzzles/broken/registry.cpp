@@ -33,6 +33,7 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_atomic_xchg_one_past_end());
     v.push_back(make_bitcast_float_offsets());
     v.push_back(make_dot_operand_without_other());
+    v.push_back(make_clamp_index_to_n());
     return v;
   }();
   return list;

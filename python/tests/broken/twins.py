@@ -420,10 +420,19 @@ def dot_operand_without_other(x_ptr, y_ptr, z_ptr, N0, N1, N2, MID, B0: tl.const
     tl.store(z_ptr + (b3 * N0 + j3) * N1 + k3, acc, mask=(b3 < N2) & (j3 < N0) & (k3 < N1))
 
 
+# b25 (add_block): the source index clamped to [0, N0] instead of [0, N0 - 1].
+@jit
+def clamp_index_to_n(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    off_x = tl.program_id(0) * B0 + tl.arange(0, B0)
+    src = tl.clamp(off_x.to(tl.float32), 0.0, N0.to(tl.float32)).to(tl.int32)  # BUG: the last element is N0 - 1
+    xv = tl.load(x_ptr + src)
+    tl.store(z_ptr + off_x, xv + 10.0, mask=off_x < N0)
+
+
 TWINS = {k.__name__: k for k in [
     missing_load_mask, load_mask_not_store, off_by_one_mask, wrong_row_stride, wrong_program_id_axis,
     max_padded_lanes_win, two_programs_same_rows, read_output_before_write, signed_shift_no_mask,
     loop_bound_one_block_short, arange_not_power_of_two, dot_shape_mismatch, interleaved_wrong_row_stride,
     fixed_point_index_overflow, nibble_shift_in_bytes, pack_into_i8, f16_exponentials, codes_in_i8,
     cumsum_padded_lanes, gather_reverse_off_by_one,
-    atomic_xchg_one_past_end, bitcast_float_offsets, dot_operand_without_other]}
+    atomic_xchg_one_past_end, bitcast_float_offsets, dot_operand_without_other, clamp_index_to_n]}
