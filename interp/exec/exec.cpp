@@ -80,8 +80,12 @@ std::vector<Buffer*> LaunchState::written_buffers() const {
 
 void LaunchState::enable_conflict_detection(int workers) {
   shadows.clear();
-  shadows.resize(static_cast<size_t>(workers));
-  for (Shadow& sh : shadows) {
+  release_span_logs();
+  if (workers > 1) {
+    acquire_span_logs(workers);
+  } else {
+    shadows.resize(1);
+    Shadow& sh = shadows[0];
     sh.wrote.resize(bufs.size());
     sh.read.resize(bufs.size());
     for (size_t i = 0; i < bufs.size(); ++i) {
@@ -104,59 +108,10 @@ void LaunchState::enable_conflict_detection(int workers) {
   detect_conflicts = true;
 }
 
-bool LaunchState::cross_worker_conflict() const {
-  if (shadows.size() < 2) return false;
-  // Blocks of elements, each counted over all workers in small arrays of
-  // 32-bit counters (about half the instructions of a walk over the
-  // workers per element); large buffers are split over threads, since this
-  // runs after the parallel part, alone.
-  constexpr int64_t kBlock = 4096;
-  auto block_conflicts = [&](size_t p, int64_t lo, int64_t hi) {
-    uint32_t writers[kBlock], readers[kBlock];
-    for (int64_t b = lo; b < hi; b += kBlock) {
-      const int64_t m = std::min(kBlock, hi - b);
-      std::memset(writers, 0, sizeof(uint32_t) * static_cast<size_t>(m));
-      std::memset(readers, 0, sizeof(uint32_t) * static_cast<size_t>(m));
-      for (const Shadow& sh : shadows) {
-        const uint32_t* w = sh.wrote[p].get() + b;
-        for (int64_t e = 0; e < m; ++e) writers[e] += w[e] != 0 ? 1u : 0u;
-        if (const uint32_t* r = sh.read[p] ? sh.read[p].get() + b : nullptr)
-          for (int64_t e = 0; e < m; ++e) readers[e] |= (r[e] != 0 && w[e] == 0) ? 1u : 0u;
-      }
-      // Two workers wrote it, or one wrote and another read it.
-      uint32_t bad = 0;
-      for (int64_t e = 0; e < m; ++e) bad |= (writers[e] > 1 || (writers[e] == 1 && readers[e])) ? 1u : 0u;
-      if (bad) return true;
-    }
-    return false;
-  };
-  for (size_t p = 0; p < bufs.size(); ++p) {
-    if (!bufs[p] || !param_written[p]) continue;
-    const int64_t n = bufs[p]->extent();
-    const int parts = static_cast<int>(std::min<int64_t>(static_cast<int64_t>(shadows.size()), n / (int64_t{1} << 18)));
-    if (parts <= 1) {
-      if (block_conflicts(p, 0, n)) return true;
-      continue;
-    }
-    std::atomic<bool> found{false};
-    std::vector<std::thread> pool;
-    const int64_t per = (n / parts + kBlock - 1) / kBlock * kBlock;
-    for (int t = 0; t < parts; ++t) {
-      const int64_t lo = t * per, hi = std::min(n, lo + per);
-      if (lo >= hi) break;
-      pool.emplace_back([&, lo, hi] {
-        if (block_conflicts(p, lo, hi)) found = true;
-      });
-    }
-    for (std::thread& t : pool) t.join();
-    if (found) return true;
-  }
-  return false;
-}
-
 void LaunchState::disable_conflict_detection() {
   detect_conflicts = false;
   shadows.clear();
+  release_span_logs();
 }
 
 int LaunchState::buffer_index(int param) const {

@@ -1,6 +1,7 @@
 // The interpreter's per-launch state and per-thread program executor.
 // Internal to interp/.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <deque>
@@ -116,17 +117,23 @@ struct LaunchState {
   // on top of these (see Exec::trace_event).
   std::atomic<int64_t> merged_trace_bytes{0};
 
-  // Cross-program conflict detection for the parallel run. Each worker
-  // thread keeps, per element of each written buffer, the last program of
-  // its own that wrote it and that read it (plain memory, no atomics);
-  // conflicts within a thread are seen on the spot, those across threads
-  // by comparing the workers' records after the run.
+  // Conflict detection: two programs on one element with a write involved
+  // (their order on a GPU is undefined).
   //
-  // Memory: the records come from calloc, whose large blocks are fresh
-  // zero pages that cost nothing until written, so a worker pays only for
-  // the pages of elements its own programs touched (about 4 bytes per
-  // written element over all workers, not 4 per element per worker).
-  // `read` exists only for parameters the kernel also loads from.
+  // Run in program order (one worker), each written buffer has per-element
+  // records of the last program that wrote and that read each element, so a
+  // conflict is seen on the spot and reported with both programs.
+  //
+  // A parallel run only needs to know whether any conflict happened (it
+  // then replays in program order). Each worker logs the runs of
+  // consecutive elements its programs wrote, and read of buffers that are
+  // also written (exec_spans.cpp); after the run one sort and sweep per
+  // buffer finds overlaps between programs. That costs a few instructions
+  // a lane and a sort of the runs: nothing grows with the buffer's size
+  // times the workers, and no fresh memory is paged in per launch.
+  //
+  // Memory: the per-element records come from calloc, whose large blocks
+  // are fresh zero pages that cost nothing until written.
   struct FreeDeleter {
     void operator()(uint32_t* p) const { std::free(p); }
   };
@@ -134,17 +141,32 @@ struct LaunchState {
   struct Shadow {
     std::vector<Records> wrote, read;  // per parameter
   };
-  std::vector<Shadow> shadows;  // per worker
+  std::vector<Shadow> shadows;  // one worker, in program order
+  struct Span {
+    int64_t lo = 0, hi = 0;  // elements [lo, hi)
+    uint32_t program = 0;    // linear id + 1
+    uint32_t param = 0;
+    bool write = false;
+  };
+  struct alignas(64) SpanLog {
+    std::vector<Span> spans;
+  };
+  std::vector<SpanLog> span_logs;  // per worker, in a parallel run
   bool detect_conflicts = false;
   std::atomic<bool> conflict{false};
+  ~LaunchState();
 
   void prepare();  // plan, locations, which buffers are written
   std::vector<Buffer*> written_buffers() const;
+  // Per-element records for one worker, spans for several.
   void enable_conflict_detection(int workers);
-  // After a parallel run: did programs on different workers touch one
-  // element with a write involved?
-  bool cross_worker_conflict() const;
+  // After a parallel run: did two programs touch one element with a write
+  // involved (exec_spans.cpp)?
+  bool spans_conflict() const;
   void disable_conflict_detection();
+  // The span logs' storage is kept from launch to launch (exec_spans.cpp).
+  void acquire_span_logs(int workers);
+  void release_span_logs();
   bool wants_trace(int64_t linear) const {
     return trace_mode == TraceMode::Full || (trace_mode == TraceMode::Filtered && trace_set.count(linear));
   }
@@ -220,7 +242,22 @@ class Exec {
     uint32_t* read = nullptr;
     uint8_t* written = nullptr;  // the buffer's written map, when tracked
     uint8_t* seen = nullptr;  // an input's read map (InputNeverRead)
+    bool spans = false;       // a written buffer in a parallel run: log spans
   };
+  // Logs elements [lo, hi) of parameter `param` as touched by this program
+  // (a parallel run's conflict detection), extending the last span when
+  // the new one continues it.
+  void log_span(int64_t param, int64_t lo, int64_t hi, bool write) {
+    if (!spans_->empty()) {
+      LaunchState::Span& t = spans_->back();
+      if (t.program == me_ && t.param == param && t.write == write && lo <= t.hi && hi >= t.lo) {
+        t.lo = std::min(t.lo, lo);
+        t.hi = std::max(t.hi, hi);
+        return;
+      }
+    }
+    spans_->push_back(LaunchState::Span{lo, hi, me_, static_cast<uint32_t>(param), write});
+  }
   void bind_buffers();
   void memory(const Step& s);
   template <ir::Op OP>
@@ -282,6 +319,7 @@ class Exec {
   std::vector<std::byte*> reg_ptr_;
   std::vector<std::byte> scratch_;
   std::vector<BufView> views_;
+  std::vector<LaunchState::Span>* spans_ = nullptr;  // this worker's span log
   std::vector<std::unique_ptr<uint8_t[]>> taint_;
   std::vector<uint8_t> tainted_;
   std::unique_ptr<ProgramLog> log_;

@@ -51,15 +51,20 @@ struct OffsetPtrs {
 
 void Exec::bind_buffers() {
   views_.assign(L_.bufs.size(), BufView{});
+  spans_ = worker_ < static_cast<int>(L_.span_logs.size()) ? &L_.span_logs[worker_].spans : nullptr;
   for (size_t i = 0; i < L_.bufs.size(); ++i) {
     Buffer* b = L_.bufs[i];
     if (!b) continue;
     BufView& v = views_[i];
     v.data = b->data();
     v.extent = b->extent();
-    if (L_.detect_conflicts && L_.param_written[i] && worker_ < static_cast<int>(L_.shadows.size())) {
-      v.wrote = L_.shadows[worker_].wrote[i].get();
-      v.read = L_.shadows[worker_].read[i].get();
+    if (L_.detect_conflicts && L_.param_written[i]) {
+      if (worker_ < static_cast<int>(L_.shadows.size())) {
+        v.wrote = L_.shadows[worker_].wrote[i].get();
+        v.read = L_.shadows[worker_].read[i].get();
+      } else if (worker_ < static_cast<int>(L_.span_logs.size())) {
+        v.spans = true;
+      }
     }
     if (b->tracks_writes()) v.written = b->written_map().data();
     if (i < L_.read_seen.size()) v.seen = L_.read_seen[i].get();
@@ -236,7 +241,10 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
   // An active, in-bounds lane: conflict records, the access itself, and the
   // buffer's written map.
   auto access = [&](int64_t i, const eval::PtrVal& pv, const BufView& bv) {
-    if (bv.wrote) {
+    if (bv.spans) {
+      // A parallel run: the sweep after it compares the programs' spans.
+      log_span(pv.buf, pv.off, pv.off + 1, !kLoad);
+    } else if (bv.wrote) {
       // Another program's write, or (for a write) another program's read,
       // of the same element: their order on a GPU is undefined. Atomics
       // may meet each other freely, but not a plain store or load.
@@ -275,7 +283,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
     } else if constexpr (OP == Op::Store) {
-      if (bv.wrote) {
+      if (bv.wrote || bv.spans) {
         // Two active lanes of this store on one element: the GPU keeps
         // either; tl:: keeps the last lane (row-major) and flags it.
         const uint64_t key = key_of(pv);
@@ -356,6 +364,9 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       const Ptrs ptrs = p;
       uint32_t* const wrote = b0.wrote;
       const uint32_t* const read = b0.read;
+      const bool spans = b0.spans;
+      // The run of consecutive elements stored so far (spans only).
+      int64_t run_lo = 0, run_hi = -1;
       uint8_t* const written = b0.written;
       std::byte* const data = b0.data;
       const std::byte* const val = value;
@@ -369,27 +380,41 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
         if (m && !m[i]) continue;
         const eval::PtrVal pv = ptrs[i];
         if (pv.buf != buf0 || static_cast<uint64_t>(pv.off) >= extent) break;
-        if (wrote) {
-          const uint32_t w = wrote[pv.off];
-          if ((w && w != me) || (read && read[pv.off] && read[pv.off] != me)) break;
+        if (wrote || spans) {
+          if (wrote) {
+            const uint32_t w = wrote[pv.off];
+            if ((w && w != me) || (read && read[pv.off] && read[pv.off] != me)) break;
+          }
           const uint64_t key = key_of(pv);
           if (!rising || (have && key <= last)) break;
-          wrote[pv.off] = me;
+          if (wrote) {
+            wrote[pv.off] = me;
+          } else if (pv.off == run_hi) {
+            ++run_hi;
+          } else {
+            if (run_hi >= 0) log_span(buf0, run_lo, run_hi, true);
+            run_lo = pv.off;
+            run_hi = pv.off + 1;
+          }
           last = key;
           have = true;
         }
         copy_elem<ES>(data + pv.off * static_cast<int64_t>(ES), val + i * ES);
         if (written) written[pv.off] = 1;
       }
+      if (run_hi >= 0) log_span(buf0, run_lo, run_hi, true);
       last_key = last;
       have_key = have;
       return i;
     };
     if constexpr (OP == Op::Store) {
-      if (!b0.seen && (b0.wrote || b0.written)) first_general = store_fast();
-      else first_general = b0.wrote || b0.written || b0.seen ? fast.template operator()<true>() : fast.template operator()<false>();
+      if (!b0.seen && (b0.wrote || b0.written || b0.spans)) first_general = store_fast();
+      else
+        first_general = b0.wrote || b0.written || b0.seen || b0.spans ? fast.template operator()<true>()
+                                                                      : fast.template operator()<false>();
     } else {
-      first_general = b0.wrote || b0.written || b0.seen ? fast.template operator()<true>() : fast.template operator()<false>();
+      first_general = b0.wrote || b0.written || b0.seen || b0.spans ? fast.template operator()<true>()
+                                                                    : fast.template operator()<false>();
     }
   }
 

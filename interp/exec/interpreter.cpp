@@ -15,6 +15,7 @@
 #include "eval.h"
 #include "exec.h"
 #include "progress.h"
+#include "worker_pool.h"
 
 namespace tl {
 
@@ -256,14 +257,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
         L.stop = true;
       }
     };
-    if (nworkers <= 1) {
-      work(0);
-    } else {
-      std::vector<std::thread> pool;
-      for (int w = 1; w < nworkers; ++w) pool.emplace_back(work, w);
-      work(0);
-      for (auto& t : pool) t.join();
-    }
+    run_on_workers(nworkers, work);
     if (failure) std::rethrow_exception(failure);
   };
 
@@ -271,7 +265,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   // A launch stopped part-way is reported as it stands: a replay would
   // only run into the same budget or cancel again.
   const bool cut_short = L.cancelled || L.budget_exceeded;
-  if (!sequential && !cut_short && (L.conflict.load() || L.cross_worker_conflict())) {
+  if (!sequential && !cut_short && (L.conflict.load() || L.spans_conflict())) {
     // Two programs touched one element with a write involved: their order
     // would decide the result. Replay in program order for a
     // deterministic outcome.
