@@ -68,6 +68,7 @@ void LaunchState::prepare() {
     param_read[i] = ptr && (i >= 64 || (read >> i) & 1);
   }
   mark_index_registers();
+  if (fuse) hoist_plan(plan, k, index_reg);
   prepare_read_tracking();
 }
 
@@ -124,7 +125,12 @@ int LaunchState::buffer_index(int param) const {
 // ---- Exec ------------------------------------------------------------------
 
 Exec::Exec(LaunchState& L, int worker)
-    : L_(L), worker_(worker), reg_ptr_(L.k.regs.size()), taint_(L.k.regs.size()), tainted_(L.k.regs.size(), 0) {
+    : L_(L),
+      worker_(worker),
+      reg_ptr_(L.k.regs.size()),
+      taint_(L.k.regs.size()),
+      tainted_(L.k.regs.size(), 0),
+      hoist_ok_(L.plan.steps.size(), 0) {
   // 64-byte slots: no two registers share a cache line, and every dtype
   // (PtrVal included) is aligned.
   auto slot = [&](size_t r) {
@@ -268,6 +274,7 @@ void Exec::run(int begin, int end) {
       if (st == 0) {
         issue(*s.in, "loop step is 0; the loop was skipped");
       } else {
+        if (s.hoist_end > s.hoist_begin && (st > 0 ? lo < hi : lo > hi)) run_hoisted(s);
         loops_.push_back(ActiveLoop{i, 0});
         const size_t depth = loops_.size() - 1;
         for (int64_t v = lo; st > 0 ? v < hi : v > hi; v += st) {
@@ -304,18 +311,10 @@ void Exec::run(int begin, int end) {
       if (*as<uint8_t>(s.a[0])) run(i + 1, s.end);
       else run(s.end, s.else_end);
       i = s.else_end;
-    } else if (s.fused) {
-      ++i;  // done inside the step that reads it
+    } else if (s.fused || (s.hoisted && hoist_ok_[i])) {
+      ++i;  // done inside the step that reads it, or before the loop
     } else {
-      step(s);
-      if (L_.track_values && s.op != ir::Op::Load && s.op != ir::Op::Store) {
-        // Clean operands (nearly always): the result is clean, decided here
-        // without a call.
-        if ((s.a[0] >= 0 && tainted_[s.a[0]]) || (s.a[1] >= 0 && tainted_[s.a[1]]) || (s.a[2] >= 0 && tainted_[s.a[2]]))
-          propagate_taint(s);
-        else if (s.dst >= 0)
-          tainted_[s.dst] = 0;
-      }
+      step_with_taint(s);
       ++i;
     }
   }

@@ -224,6 +224,8 @@ class Exec {
  public:
   Exec(LaunchState& L, int worker);
   std::unique_ptr<ProgramLog> run_program(int64_t linear, bool traced);
+  // Can converting `from` to `to` change a value (a CastChangedValue check)?
+  static bool cast_may_change_value(DType from, DType to);
 
  private:
   void run(int begin, int end);
@@ -234,6 +236,22 @@ class Exec {
   void poll();
   [[noreturn]] void step_budget_exceeded();
   void step(const Step& s);
+  // A step and its taint (the run loop's work for one non-control step).
+  void step_with_taint(const Step& s) {
+    step(s);
+    if (L_.track_values && s.op != ir::Op::Load && s.op != ir::Op::Store) {
+      // Clean operands (nearly always): the result is clean, decided here
+      // without a call.
+      if ((s.a[0] >= 0 && tainted_[s.a[0]]) || (s.a[1] >= 0 && tainted_[s.a[1]]) || (s.a[2] >= 0 && tainted_[s.a[2]]))
+        propagate_taint(s);
+      else if (s.dst >= 0)
+        tainted_[s.dst] = 0;
+    }
+  }
+  // A For's loop-invariant steps, before its first iteration (exec_hoist.cpp).
+  void run_hoisted(const Step& loop);
+  // Would the index-overflow check of this add, sub or mul find a lane?
+  bool index_may_wrap(const Step& s);
   // What memory ops need of each pointer parameter's buffer, fetched once.
   struct BufView {
     std::byte* data = nullptr;
@@ -288,7 +306,6 @@ class Exec {
   void check_index_overflow(const Step& s);
   void check_shift(const Step& s);
   void check_cast(const Step& s);
-  static bool cast_may_change_value(DType from, DType to);
   static void mark_read(uint8_t* seen, int64_t off);
   // A block-pointer access: active lanes outside the pointer's shape on a
   // dim that is not boundary-checked.
@@ -322,6 +339,7 @@ class Exec {
   std::vector<LaunchState::Span>* spans_ = nullptr;  // this worker's span log
   std::vector<std::unique_ptr<uint8_t[]>> taint_;
   std::vector<uint8_t> tainted_;
+  std::vector<uint8_t> hoist_ok_;  // per step: hoisted and computed by its loop's pre-run
   std::unique_ptr<ProgramLog> log_;
   std::array<int64_t, 3> pid_{0, 0, 0};
   // The loops running now, outermost first: their step and trip count.

@@ -252,6 +252,14 @@ bool may_wrap(ir::Op op, const S* a, const S* b, int64_t n) {
 
 }  // namespace
 
+bool Exec::index_may_wrap(const Step& s) {
+  return eval::dispatch(s.dtype, [&]<DType D>() {
+    using S = typename eval::StorageOf<D>::type;
+    if constexpr (is_int(D) && D != DType::i1 && std::is_signed_v<S>) return may_wrap<S>(s.op, as<S>(s.a[0]), as<S>(s.a[1]), s.n);
+    else return false;
+  });
+}
+
 void Exec::check_index_overflow(const Step& s) {
   eval::dispatch(s.dtype, [&]<DType D>() {
     using S = typename eval::StorageOf<D>::type;

@@ -40,10 +40,20 @@ struct Step {
   bool fused = false;
   int vptr_base = -1, vptr_off = -1;
   bool vptr_off64 = false;
+  // Loop-invariant steps (exec_hoist.cpp). `hoisted`: the step is run once
+  // by an enclosing For before its first iteration, and in place only
+  // counts as a step; `hoist_checked`: it is an index op whose overflow
+  // check must find nothing at that pre-run, else it runs in place as
+  // before. A For pre-runs Plan::hoist_order[hoist_begin, hoist_end).
+  bool hoisted = false;
+  bool hoist_checked = false;
+  int hoist_begin = 0, hoist_end = 0;
 };
 
 struct Plan {
   std::vector<Step> steps;
+  std::vector<int> hoist_order;  // steps pre-run by the For loops, grouped per loop
+  std::vector<int> def_step;     // per register: the step writing it, if exactly one (else -1)
   std::unordered_map<const ir::Instr*, int> loc_of_instr;
 };
 
@@ -54,6 +64,11 @@ Plan make_plan(const ir::Kernel& k, std::vector<SrcLoc>& locations);
 // moves into a later step. Only ops it knows are ever fused; every other
 // op (new ones included) keeps the per-op path.
 void fuse_plan(Plan& p, const ir::Kernel& k);
+
+// The hoisting pass (exec_hoist.cpp): marks loop-invariant steps that
+// cannot report anything (or whose one check can be run dry first) to run
+// once before their loop. `index_reg`: LaunchState::index_reg.
+void hoist_plan(Plan& p, const ir::Kernel& k, const std::vector<bool>& index_reg);
 
 // Fusion on unless `requested` is false or TILESCOPE_FUSE=0 is set.
 bool fusion_enabled(bool requested);

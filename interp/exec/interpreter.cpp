@@ -279,7 +279,10 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     sequential = true;
   }
   result.sequential = sequential;
-  for (const Step& s : L.plan.steps) result.fused_steps += s.fused;
+  for (const Step& s : L.plan.steps) {
+    result.fused_steps += s.fused;
+    result.hoisted_steps += s.hoisted;
+  }
   result.interrupted = L.cancelled;
   result.budget_exceeded = L.budget_exceeded;
   result.programs_run = claimed;

@@ -69,7 +69,8 @@ struct RunOptions {
   bool record_store_values = true;
   int threads = 0;  // 0: all cores
   // Fused execution (exec_fuse.cpp): work a later step can do on the fly is
-  // not materialized. Results, findings and traces are the same either way;
+  // not materialized, and loop-invariant steps run once before their loop
+  // (exec_hoist.cpp). Results, findings and traces are the same either way;
   // false (or the environment variable TILESCOPE_FUSE=0) keeps every op on
   // the per-op path.
   bool fuse = true;
@@ -144,6 +145,7 @@ struct RunResult {
   int64_t programs_run = 0;
   int64_t max_program_steps = 0;  // the most steps any one program took
   int64_t fused_steps = 0;  // plan steps whose work fusion moved into others (RunOptions::fuse)
+  int64_t hoisted_steps = 0;  // plan steps run once before their loop, not per iteration (RunOptions::fuse)
   static constexpr size_t kMaxOob = 64;
 };
 
