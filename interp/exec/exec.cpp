@@ -79,10 +79,10 @@ std::vector<Buffer*> LaunchState::written_buffers() const {
   return out;
 }
 
-void LaunchState::enable_conflict_detection(int workers) {
+void LaunchState::enable_conflict_detection(int workers, bool per_element) {
   shadows.clear();
   release_span_logs();
-  if (workers > 1) {
+  if (!per_element) {
     acquire_span_logs(workers);
   } else {
     shadows.resize(1);

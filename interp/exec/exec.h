@@ -158,8 +158,9 @@ struct LaunchState {
 
   void prepare();  // plan, locations, which buffers are written
   std::vector<Buffer*> written_buffers() const;
-  // Per-element records for one worker, spans for several.
-  void enable_conflict_detection(int workers);
+  // Per-element records (one worker, in program order, findings with both
+  // programs) or spans (any number of workers: was there a conflict?).
+  void enable_conflict_detection(int workers, bool per_element);
   // After a parallel run: did two programs touch one element with a write
   // involved (exec_spans.cpp)?
   bool spans_conflict() const;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <cstdio>
+#include <type_traits>
 #include <utility>
 
 #include "exec.h"
@@ -230,14 +231,28 @@ namespace {
 // and the per-lane reporting below runs only when one does.
 template <ir::Op OP, class S>
 bool any_wraps(const S* a, const S* b, int64_t n) {
-  bool any = false;
-  for (int64_t i = 0; i < n; ++i) {
-    S r;
-    if constexpr (OP == ir::Op::Add) any |= __builtin_add_overflow(a[i], b[i], &r);
-    else if constexpr (OP == ir::Op::Sub) any |= __builtin_sub_overflow(a[i], b[i], &r);
-    else any |= __builtin_mul_overflow(a[i], b[i], &r);
+  using U = std::make_unsigned_t<S>;
+  if constexpr (OP == ir::Op::Add || OP == ir::Op::Sub) {
+    // In unsigned arithmetic, a sum wraps exactly when both operands have
+    // one sign and the result the other (a difference: when the operands'
+    // signs differ and the result's differs from a's). Plain integer ops
+    // of one width: this loop vectorizes, where the overflow builtins did
+    // not (the check was 8 instructions a lane of an elementwise kernel).
+    U bad = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const U x = static_cast<U>(a[i]), y = static_cast<U>(b[i]);
+      const U r = OP == ir::Op::Add ? static_cast<U>(x + y) : static_cast<U>(x - y);
+      bad |= OP == ir::Op::Add ? static_cast<U>((r ^ x) & (r ^ y)) : static_cast<U>((x ^ y) & (x ^ r));
+    }
+    return (bad >> (sizeof(U) * 8 - 1)) != 0;
+  } else {
+    bool any = false;
+    for (int64_t i = 0; i < n; ++i) {
+      S r;
+      any |= __builtin_mul_overflow(a[i], b[i], &r);
+    }
+    return any;
   }
-  return any;
 }
 
 template <class S>

@@ -333,6 +333,18 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
     const int64_t buf0 = p[0].buf;
     const BufView& b0 = views_[buf0];
     const uint64_t extent = static_cast<uint64_t>(b0.extent);
+    // Lanes [i, end) active, in buf0, at consecutive elements from off0:
+    // a row of a tile. Such runs move with one memcpy (most loads and
+    // stores of real kernels are rows of contiguous elements).
+    auto run_end = [&](const Ptrs& ptrs, const uint8_t* m, int64_t i, int64_t off0) {
+      int64_t j = i + 1;
+      while (j < n && (!m || m[j])) {
+        const eval::PtrVal q = ptrs[j];
+        if (q.buf != buf0 || q.off != off0 + (j - i)) break;
+        ++j;
+      }
+      return j;
+    };
     auto fast = [&]<bool kTracked>() {
       int64_t i = 0;
       for (; i < n; ++i) {
@@ -349,6 +361,16 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
         }
         const eval::PtrVal pv = p[i];
         if (pv.buf != buf0 || static_cast<uint64_t>(pv.off) >= extent) break;
+        if constexpr (!kTracked) {
+          const int64_t j = run_end(p, mask, i, pv.off);
+          if (j - i > 1 && static_cast<uint64_t>(pv.off + (j - i)) <= extent) {
+            const size_t bytes = static_cast<size_t>(j - i) * ES;
+            if constexpr (kLoad) std::memcpy(out + i * ES, b0.data + pv.off * static_cast<int64_t>(ES), bytes);
+            else std::memcpy(b0.data + pv.off * static_cast<int64_t>(ES), value + i * ES, bytes);
+            i = j - 1;
+            continue;
+          }
+        }
         if constexpr (kTracked) access(i, pv, b0);
         else if constexpr (kLoad) copy_elem<ES>(out + i * ES, b0.data + pv.off * static_cast<int64_t>(ES));
         else copy_elem<ES>(b0.data + pv.off * static_cast<int64_t>(ES), value + i * ES);
@@ -380,6 +402,27 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
         if (m && !m[i]) continue;
         const eval::PtrVal pv = ptrs[i];
         if (pv.buf != buf0 || static_cast<uint64_t>(pv.off) >= extent) break;
+        if (spans && !read) {
+          // A row of fresh elements above the last key: one memcpy, one
+          // memset of the written map, one span.
+          const int64_t j = run_end(ptrs, m, i, pv.off);
+          const int64_t len = j - i;
+          if (len > 1 && static_cast<uint64_t>(pv.off + len) <= extent && rising && (!have || key_of(pv) > last)) {
+            std::memcpy(data + pv.off * static_cast<int64_t>(ES), val + i * ES, static_cast<size_t>(len) * ES);
+            if (written) std::memset(written + pv.off, 1, static_cast<size_t>(len));
+            if (pv.off == run_hi) {
+              run_hi += len;
+            } else {
+              if (run_hi >= 0) log_span(buf0, run_lo, run_hi, true);
+              run_lo = pv.off;
+              run_hi = pv.off + len;
+            }
+            last = key_of(eval::PtrVal{buf0, pv.off + len - 1});
+            have = true;
+            i = j - 1;
+            continue;
+          }
+        }
         if (wrote || spans) {
           if (wrote) {
             const uint32_t w = wrote[pv.off];

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "exec.h"
+#include "worker_pool.h"
 
 namespace tl {
 
@@ -43,6 +44,40 @@ struct FurthestTwo {
   }
 };
 
+// Sorts spans by their first element: a counting sort into about one
+// bucket per span by that element, then each bucket's few spans by
+// comparison (a plain sort of 32 k spans was the largest serial cost of a
+// parallel elementwise launch on 16 cores).
+void sort_by_start(std::vector<LaunchState::Span>& spans, int64_t base, int64_t extent) {
+  using Span = LaunchState::Span;
+  auto by_start = [](const Span& a, const Span& b) { return a.lo < b.lo; };
+  const size_t n = spans.size();
+  if (n < 64 || extent <= 0) {
+    std::sort(spans.begin(), spans.end(), by_start);
+    return;
+  }
+  int shift = 0;
+  while ((extent >> shift) > static_cast<int64_t>(n)) ++shift;
+  const size_t buckets = static_cast<size_t>(extent >> shift) + 1;
+  thread_local std::vector<uint32_t> start;
+  thread_local std::vector<Span> out;
+  start.assign(buckets + 1, 0);
+  // Spans start inside [base, base + extent) (the caller clips them).
+  auto bucket = [&](const Span& s) { return static_cast<size_t>((s.lo - base) >> shift); };
+  for (const Span& s : spans) ++start[bucket(s) + 1];
+  for (size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
+  out.resize(n);
+  for (const Span& s : spans) out[start[bucket(s)]++] = s;
+  // start[b] is now the end of bucket b.
+  size_t lo = 0;
+  for (size_t b = 0; b < buckets; ++b) {
+    const size_t hi = start[b];
+    if (hi - lo > 1) std::sort(out.begin() + static_cast<std::ptrdiff_t>(lo), out.begin() + static_cast<std::ptrdiff_t>(hi), by_start);
+    lo = hi;
+  }
+  spans.swap(out);
+}
+
 }  // namespace
 
 LaunchState::~LaunchState() { release_span_logs(); }
@@ -68,26 +103,58 @@ void LaunchState::release_span_logs() {
   span_logs.clear();
 }
 
-bool LaunchState::spans_conflict() const {
-  if (span_logs.empty()) return false;
+namespace {
+
+// Do two programs' spans in [lo, hi) of one parameter overlap, a write
+// involved? The spans are clipped to [lo, hi), sorted and swept once.
+bool stripe_conflict(const std::vector<LaunchState::SpanLog>& logs, uint32_t param, int64_t lo, int64_t hi) {
+  using Span = LaunchState::Span;
   // Kept from call to call on this thread: its pages stay mapped.
   thread_local std::vector<Span> all;
+  all.clear();
+  for (const LaunchState::SpanLog& log : logs)
+    for (const Span& s : log.spans)
+      if (s.param == param && s.lo < hi && s.hi > lo) {
+        Span c = s;
+        c.lo = std::max(c.lo, lo);
+        c.hi = std::min(c.hi, hi);
+        all.push_back(c);
+      }
+  if (all.size() < 2) return false;
+  sort_by_start(all, lo, hi - lo);
+  FurthestTwo writes, reads;
+  for (const Span& s : all) {
+    // An earlier write on these elements by another program, or (this one
+    // writing) an earlier read by another program.
+    if (writes.overlaps_other(s.lo, s.program)) return true;
+    if (s.write && reads.overlaps_other(s.lo, s.program)) return true;
+    (s.write ? writes : reads).add(s.hi, s.program);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool LaunchState::spans_conflict() const {
+  if (span_logs.empty()) return false;
+  size_t total = 0;
+  for (const SpanLog& log : span_logs) total += log.spans.size();
+  // Many spans: the buffer is cut into one stripe per worker, swept on the
+  // launch's worker threads (this runs after the parallel part, alone).
+  const int parts = total >= 8192 ? static_cast<int>(span_logs.size()) : 1;
   for (size_t p = 0; p < bufs.size(); ++p) {
     if (!bufs[p] || !param_written[p]) continue;
-    all.clear();
-    for (const SpanLog& log : span_logs)
-      for (const Span& s : log.spans)
-        if (s.param == p) all.push_back(s);
-    if (all.size() < 2) continue;
-    std::sort(all.begin(), all.end(), [](const Span& a, const Span& b) { return a.lo < b.lo; });
-    FurthestTwo writes, reads;
-    for (const Span& s : all) {
-      // An earlier write on these elements by another program, or (this
-      // one writing) an earlier read by another program.
-      if (writes.overlaps_other(s.lo, s.program)) return true;
-      if (s.write && reads.overlaps_other(s.lo, s.program)) return true;
-      (s.write ? writes : reads).add(s.hi, s.program);
+    const int64_t extent = bufs[p]->extent();
+    if (parts == 1) {
+      if (stripe_conflict(span_logs, static_cast<uint32_t>(p), 0, extent)) return true;
+      continue;
     }
+    std::atomic<bool> found{false};
+    run_on_workers(parts, [&](int t) {
+      const int64_t lo = extent * t / parts, hi = extent * (t + 1) / parts;
+      if (lo < hi && stripe_conflict(span_logs, static_cast<uint32_t>(p), lo, hi)) found = true;
+    });
+    if (found) return true;
   }
   return false;
 }

@@ -178,7 +178,10 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   bool reads_unwritten = false;
   for (size_t i = 0; i < L.bufs.size(); ++i)
     if (L.bufs[i] && L.param_read[i] && L.bufs[i]->tracks_writes()) reads_unwritten = true;
-  bool sequential = workers <= 1 || k.has_atomics || opt.strict || reads_unwritten;
+  // A launch on one worker takes the parallel path too: spans detect
+  // conflicts at a few instructions a lane, where per-element records cost
+  // a cache miss a lane; only a conflict pays for the replay with records.
+  bool sequential = k.has_atomics || opt.strict || reads_unwritten;
   // The replay in program order must start from the buffers as they were,
   // but only buffers the kernel also loads from need a copy: a program's
   // stores never depend on a buffer it does not read, so the replay
@@ -196,9 +199,9 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
       saved_data.emplace_back(b->data(), b->data() + b->size_bytes());
       saved_written.push_back(b->written_map());
     }
-    L.enable_conflict_detection(workers);
+    L.enable_conflict_detection(workers, false);
   } else {
-    L.enable_conflict_detection(1);
+    L.enable_conflict_detection(1, true);
     L.detect_details = true;
   }
 
@@ -219,30 +222,42 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     ProgressMonitor monitor(opt.progress, L, n, nworkers);
     std::atomic<int64_t> traced_bytes{0};
     std::exception_ptr failure;
+    // Programs are claimed a few at a time when nothing depends on the
+    // claim order (untraced, several workers): with one lock per program,
+    // 16 workers running programs of a few microseconds waited on the lock
+    // more than they ran. Every program of a claimed chunk runs (one the
+    // launch has stopped returns at its first step) and is deposited.
+    const int64_t chunk =
+        nworkers > 1 && opt.trace == TraceMode::Off ? std::clamp<int64_t>(n / (int64_t{nworkers} * 16), 1, 64) : 1;
     auto run_programs = [&](Exec& ex) {
-      int64_t done = -1;  // the program this worker just ran, to deposit
-      std::unique_ptr<ProgramLog> log;
+      int64_t first = -1;  // the programs this worker just ran, to deposit
+      std::vector<std::unique_ptr<ProgramLog>> logs;
       for (;;) {
-        int64_t linear;
-        bool traced;
+        int64_t begin, count;
+        bool traced = false;
         {
-          // One lock per program: hand in the last one's log, claim the next.
+          // One lock per chunk: hand in the last chunk's logs, claim the next.
           std::lock_guard<std::mutex> lock(claim_mu);
-          if (done >= 0) {
-            if (log) traced_bytes += log->trace_bytes;
-            L.deposit(done, std::move(log));
+          for (size_t k = 0; first >= 0 && k < logs.size(); ++k) {
+            if (logs[k]) traced_bytes += logs[k]->trace_bytes;
+            L.deposit(first + static_cast<int64_t>(k), std::move(logs[k]));
             ++L.programs_done;
           }
           if (L.cancel_requested()) L.cancelled = true;
           if (next >= n || L.stop || L.cancelled) return;
-          linear = next++;
+          begin = next;
+          count = std::min(chunk, n - next);
+          next += count;
           // Deciding to trace under the claim lock keeps truncation
           // deterministic (see LaunchState::merge_one): a program left
-          // untraced here could not have been kept.
-          traced = L.wants_trace(linear) && traced_bytes.load() <= opt.trace_budget_bytes && !L.trace_full();
+          // untraced here could not have been kept. (Traced launches claim
+          // one program at a time.)
+          if (count == 1)
+            traced = L.wants_trace(begin) && traced_bytes.load() <= opt.trace_budget_bytes && !L.trace_full();
         }
-        log = ex.run_program(linear, traced);
-        done = linear;
+        logs.resize(static_cast<size_t>(count));
+        for (int64_t k = 0; k < count; ++k) logs[static_cast<size_t>(k)] = ex.run_program(begin + k, traced);
+        first = begin;
       }
     };
     auto work = [&](int worker) {
@@ -273,7 +288,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
       std::memcpy(saved[i]->data(), saved_data[i].data(), saved_data[i].size());
       saved[i]->written_map() = saved_written[i];
     }
-    L.enable_conflict_detection(1);
+    L.enable_conflict_detection(1, true);
     L.detect_details = true;
     execute(1);
     sequential = true;
