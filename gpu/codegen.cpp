@@ -127,6 +127,12 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
     : k_(k), opt_(opt), threads_(32 * opt.num_warps), def_count_(k.regs.size(), 0), declared_(k.regs.size(), false) {
   if (opt.num_warps < 1 || opt.num_warps > 32 || (opt.num_warps & (opt.num_warps - 1)) != 0)
     throw CodegenError("num_warps must be a power of two between 1 and 32, got " + std::to_string(opt.num_warps));
+  if (opt.num_stages != 0 && (opt.num_stages < 2 || opt.num_stages > 4))
+    throw CodegenError("num_stages must be 0 (automatic) or 2 to 4, got " + std::to_string(opt.num_stages));
+  if (opt.persistent() && (opt.persistent_grid[1] < 1 || opt.persistent_grid[2] < 1))
+    throw CodegenError("a persistent kernel's logical grid needs every axis >= 1, got (" +
+                       std::to_string(opt.persistent_grid[0]) + ", " + std::to_string(opt.persistent_grid[1]) + ", " +
+                       std::to_string(opt.persistent_grid[2]) + ")");
   def_of_.assign(k.regs.size(), nullptr);
   int64_t order = 0;
   ir::for_each_instr(k.body, [&](const ir::Instr& in, const ir::Block& b) {
@@ -152,6 +158,7 @@ std::string Emitter::function_name() const {
     std::string v = p.value < 0 ? "m" + std::to_string(-p.value) : std::to_string(p.value);
     n += "_" + sanitize(p.name.empty() ? "c" + std::to_string(i) : p.name) + "_" + v;
   }
+  if (opt_.persistent()) n += "_persistent";
   return n;
 }
 
@@ -159,6 +166,17 @@ std::string Emitter::param_name(int index) const {
   const std::string& n = k_.params[index].name;
   if (is_identifier(n) && !is_reserved(n)) return n;
   return "arg" + std::to_string(index);
+}
+
+std::string Emitter::program_id_expr(int axis) const {
+  static const char* axes[] = {"x", "y", "z"};
+  return std::string(opt_.persistent() ? "ts_pid_" : "blockIdx.") + axes[axis];
+}
+
+std::string Emitter::num_programs_expr(int axis) const {
+  static const char* axes[] = {"x", "y", "z"};
+  if (opt_.persistent()) return std::to_string(opt_.persistent_grid[axis]);
+  return std::string("gridDim.") + axes[axis];
 }
 
 std::string Emitter::signature() const {
@@ -202,7 +220,18 @@ LoweredKernel Emitter::run() {
   if (smem_bytes_ > 0) src << "  extern __shared__ __align__(16) unsigned char ts_smem[];\n";
   if (pipe_base >= 0) src << "  const int ts_pipe = " << pipe_base << ";  // the pipelines' stages, above every op's scratch\n";
   if (uses_tid_) src << "  const int tid = threadIdx.x;\n";
-  src << body_.str() << "}\n";
+  if (opt_.persistent()) {
+    // Grid-stride over the logical programs; the barrier at the end keeps a
+    // program's shared-memory reads ahead of the next program's writes.
+    const int64_t gx = opt_.persistent_grid[0], gy = opt_.persistent_grid[1], gz = opt_.persistent_grid[2];
+    src << "  for (int64_t ts_prog = blockIdx.x; ts_prog < " << gx * gy * gz << "LL; ts_prog += gridDim.x) {\n"
+        << "  const unsigned ts_pid_x = (unsigned)(ts_prog % " << gx << "), ts_pid_y = (unsigned)(ts_prog / " << gx
+        << " % " << gy << "), ts_pid_z = (unsigned)(ts_prog / " << gx * gy << ");\n"
+        << "  (void)ts_pid_x; (void)ts_pid_y; (void)ts_pid_z;\n"
+        << body_.str() << "  __syncthreads();\n  }\n}\n";
+  } else {
+    src << body_.str() << "}\n";
+  }
   out.source = src.str();
   return out;
 }

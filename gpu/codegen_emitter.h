@@ -55,6 +55,10 @@ class Emitter {
   // ---- codegen.cpp: structure ----------------------------------------------
   std::string function_name() const;
   std::string param_name(int index) const;
+  // program_id(axis) and num_programs(axis) as CUDA expressions: blockIdx
+  // and gridDim, or the logical program of a persistent kernel.
+  std::string program_id_expr(int axis) const;
+  std::string num_programs_expr(int axis) const;
   std::string signature() const;
   void block(const ir::Block& b);
   void instr(const ir::Instr& in);

@@ -246,6 +246,10 @@ void Emitter::plan_pipelines() {
     // Three stages (two iterations in flight) when they fit beside a
     // second block on the SM; else two.
     p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
+    // A tuner's choice (2 to 4) wins where the stages fit in a block's
+    // shared memory beside the other ops' scratch (bounded by run()).
+    if (opt_.num_stages >= 2 && opt_.num_stages * p.stage_bytes <= kMaxSharedBytes - 16 * 1024)
+      p.stages = opt_.num_stages;
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes);
     pipelines_.push_back(std::move(p));
   }
@@ -288,7 +292,7 @@ void Emitter::publish_stage(Pipeline& p) {
   const ir::Instr& loop = *p.loop;
   const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
   const int ahead = p.stages - 1;  // iterations in flight
-  line(ahead == 1 ? "ts_cp_async_wait_all();" : "ts_cp_async_wait_1();");
+  line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
   round_staged(p, p.stage_var);
   line("__syncthreads();");
   open("");

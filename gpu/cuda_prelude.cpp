@@ -266,6 +266,7 @@ TS_INLINE void ts_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: 
 TS_INLINE void ts_cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 // All but the newest group have landed (three stages: one still in flight).
 TS_INLINE void ts_cp_async_wait_1() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+TS_INLINE void ts_cp_async_wait_2() { asm volatile("cp.async.wait_group 2;" ::: "memory"); }
 #endif
 // A staged f32 operand reaches the tensor cores raw: each fragment word is
 // cut to tf32 here instead (ts_tf32's rule, on the bits).

@@ -136,6 +136,7 @@ inline void ts_cp_async16(void* dst, const void* src, int src_bytes) {
 inline void ts_cp_async_commit() {}
 inline void ts_cp_async_wait_all() {}
 inline void ts_cp_async_wait_1() {}
+inline void ts_cp_async_wait_2() {}
 
 inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
 inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }

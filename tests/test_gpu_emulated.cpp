@@ -116,6 +116,8 @@ TEST_CASE("emulated: the benchmark block sizes work on small problems", "[gpu][e
       {"e4_fused_k100864", {{"K", 70}, {"COUT", 100}, {"CIN", 256}}},
       {"e4_splitk", {{"K", 300}, {"COUT", 100}, {"CIN", 256}}},
       {"e4_splitk_k100864", {{"K", 600}, {"COUT", 100}, {"CIN", 256}}},
+      {"e4_rows", {{"K", 300}, {"COUT", 100}, {"CIN", 256}}},
+      {"e4_rows_k100864", {{"K", 600}, {"COUT", 300}, {"CIN", 256}}},
       {"e5_fwd", {{"R", 20}}},
       {"e5_bwd", {{"R", 20}}}};
   for (tl::gpu::BenchCase c : tl::gpu::anchor_cases()) {
@@ -127,9 +129,17 @@ TEST_CASE("emulated: the benchmark block sizes work on small problems", "[gpu][e
             as_list(puzzles::make_buffers(*c.puzzle, c.set, 0)), puzzle_args(c.set), 4);
     // The dot cases also at 8 warps (bench --gpu tunes over 4 and 8): other
     // warp tiles, other copy rounds.
-    if (c.name == "p11" || c.name == "e1_v1_128" || c.name == "e4_fused")
+    if (c.name == "p11" || c.name == "e1_v1_128" || c.name == "e4_fused" || c.name == "e4_rows")
       compare(*c.puzzle->solution, puzzles::grid_for(c.set), as_list(puzzles::make_buffers(*c.puzzle, c.set, 0)),
               as_list(puzzles::make_buffers(*c.puzzle, c.set, 0)), puzzle_args(c.set), 8);
+    // The other blocks the bench's autotuner may pick (issue 16).
+    for (const puzzles::Params& b : c.block_variants) {
+      tl::gpu::BenchCase v = c;
+      v.set.blocks = b;
+      INFO("block variant " << b.str());
+      compare(*v.puzzle->solution, puzzles::grid_for(v.set), as_list(puzzles::make_buffers(*v.puzzle, v.set, 0)),
+              as_list(puzzles::make_buffers(*v.puzzle, v.set, 0)), puzzle_args(v.set), 4);
+    }
   }
 }
 
