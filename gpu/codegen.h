@@ -35,6 +35,9 @@ struct CodegenOptions {
   // Dots as scalar FMAs in k order instead of on tensor cores, and no
   // MMA layout or cp.async pipeline (for comparing the two).
   bool scalar_dots = false;
+  // Tensor-core fragments read from shared memory by ldmatrix where the
+  // operand's layout allows (issue 16); off: one shared load per word.
+  bool ldmatrix = true;
   // A persistent (grid-stride) kernel for this logical grid: a launch of
   // any number of blocks (bench: as many as are resident at once) walks
   // the programs x-fastest, block b taking b, b + gridDim.x, ...;

@@ -227,20 +227,61 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   line(steps <= 8 ? "#pragma unroll" : "#pragma unroll 2");
   open("for (int k0 = 0; k0 < " + std::to_string(K) + "; k0 += " + std::to_string(kstep) + ")");
   line("uint32_t fa[" + std::to_string(ld.tm) + "][4], fb[" + std::to_string(ld.tn) + "][2];");
+  // ldmatrix (issue 16) where the rows it reads are 16 bytes of one
+  // operand row: any 16-bit operand (.trans when k runs across the rows),
+  // a tf32 one only with k along its rows (its words are whole floats).
+  // Lane l gives the address of row l % 8 of matrix l / 8 (see the prelude).
+  auto by_ldmatrix = [&](const Operand& o) {
+    return opt_.ldmatrix && !o.raw && (o.stride * elem) % 16 == 0 && (!tf32 || o.k_inner);
+  };
+  const std::string lane_row = "(tid & 7)", half0 = "((tid >> 3) & 1)", half1 = "((tid >> 4) & 1)";
+  const std::string st_a = std::to_string(A.stride), st_b = std::to_string(B.stride);
   line("#pragma unroll");
   open("for (int i = 0; i < " + std::to_string(ld.tm) + "; ++i)");
-  const std::string mr = "m0 + i * 16 + g", mr8 = "m0 + i * 16 + g + 8";
-  line("fa[i][0] = " + word(A, mr, "k0 + " + kq) + ";");
-  line("fa[i][1] = " + word(A, mr8, "k0 + " + kq) + ";");
-  line("fa[i][2] = " + word(A, mr, "k0 + " + kq + " + " + khi) + ";");
-  line("fa[i][3] = " + word(A, mr8, "k0 + " + kq + " + " + khi) + ";");
+  if (by_ldmatrix(A)) {
+    // Matrices (m, k): (lo, lo), (hi, lo), (lo, hi), (hi, hi) are a0..a3.
+    if (A.k_inner)
+      line("ts_ldsm_x4(fa[i], " + A.base + " + (m0 + i * 16 + " + half0 + " * 8 + " + lane_row + ") * " + st_a +
+           " + k0 + " + half1 + " * " + khi + ");");
+    else
+      line("ts_ldsm_x4_trans(fa[i], " + A.base + " + (k0 + " + half1 + " * 8 + " + lane_row + ") * " + st_a +
+           " + m0 + i * 16 + " + half0 + " * 8);");
+  } else {
+    const std::string mr = "m0 + i * 16 + g", mr8 = "m0 + i * 16 + g + 8";
+    line("fa[i][0] = " + word(A, mr, "k0 + " + kq) + ";");
+    line("fa[i][1] = " + word(A, mr8, "k0 + " + kq) + ";");
+    line("fa[i][2] = " + word(A, mr, "k0 + " + kq + " + " + khi) + ";");
+    line("fa[i][3] = " + word(A, mr8, "k0 + " + kq + " + " + khi) + ";");
+  }
   close();
-  line("#pragma unroll");
-  open("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j)");
-  const std::string nc = "n0 + j * 8 + g";
-  line("fb[j][0] = " + word(B, nc, "k0 + " + kq) + ";");
-  line("fb[j][1] = " + word(B, nc, "k0 + " + kq + " + " + khi) + ";");
-  close();
+  if (by_ldmatrix(B)) {
+    // Two n blocks per x4: matrices (n, k) (j, lo), (j, hi), (j + 1, lo),
+    // (j + 1, hi); an odd last block by x2.
+    auto ldsm_b = [&](const std::string& fn, const std::string& j, const std::string& which, const std::string& dst) {
+      if (B.k_inner)
+        line(fn + "(" + dst + ", " + B.base + " + (n0 + (" + j + " + " + which + ") * 8 + " + lane_row + ") * " + st_b +
+             " + k0 + " + half0 + " * " + khi + ");");
+      else
+        line(fn + "_trans(" + dst + ", " + B.base + " + (k0 + " + half0 + " * 8 + " + lane_row + ") * " + st_b +
+             " + n0 + (" + j + " + " + which + ") * 8);");
+    };
+    if (ld.tn >= 2) {
+      line("#pragma unroll");
+      open("for (int j = 0; j + 1 < " + std::to_string(ld.tn) + "; j += 2)");
+      line("uint32_t w[4];");
+      ldsm_b("ts_ldsm_x4", "j", half1, "w");
+      line("fb[j][0] = w[0]; fb[j][1] = w[1]; fb[j + 1][0] = w[2]; fb[j + 1][1] = w[3];");
+      close();
+    }
+    if (ld.tn % 2 == 1) ldsm_b("ts_ldsm_x2", std::to_string(ld.tn - 1), "0", "fb[" + std::to_string(ld.tn - 1) + "]");
+  } else {
+    line("#pragma unroll");
+    open("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j)");
+    const std::string nc = "n0 + j * 8 + g";
+    line("fb[j][0] = " + word(B, nc, "k0 + " + kq) + ";");
+    line("fb[j][1] = " + word(B, nc, "k0 + " + kq + " + " + khi) + ";");
+    close();
+  }
   const std::string mma = tf32 ? "ts_mma_tf32" : d == DType::bf16 ? "ts_mma_bf16" : "ts_mma_f16";
   line("#pragma unroll");
   open("for (int i = 0; i < " + std::to_string(ld.tm) + "; ++i)");

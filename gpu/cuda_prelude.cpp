@@ -267,6 +267,30 @@ TS_INLINE void ts_cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "m
 // All but the newest group have landed (three stages: one still in flight).
 TS_INLINE void ts_cp_async_wait_1() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
 TS_INLINE void ts_cp_async_wait_2() { asm volatile("cp.async.wait_group 2;" ::: "memory"); }
+// Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix
+// l / 8 (16 bytes, 16-byte aligned); word j of the result is lane
+// (g = l / 4, q = l % 4)'s part of matrix j: row g, bytes 4q..4q+3, or with
+// .trans the 16-bit elements (2q, g) and (2q + 1, g). One instruction for
+// four (or two) fragment words instead of a shared load each. "memory":
+// never moved across the barrier that publishes the data.
+TS_INLINE void ts_ldsm_x4(uint32_t* r, const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TS_INLINE void ts_ldsm_x4_trans(uint32_t* r, const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TS_INLINE void ts_ldsm_x2(uint32_t* r, const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
+}
+TS_INLINE void ts_ldsm_x2_trans(uint32_t* r, const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
+}
 #endif
 // A staged f32 operand reaches the tensor cores raw: each fragment word is
 // cut to tf32 here instead (ts_tf32's rule, on the bits).

@@ -138,6 +138,32 @@ inline void ts_cp_async_wait_all() {}
 inline void ts_cp_async_wait_1() {}
 inline void ts_cp_async_wait_2() {}
 
+// ldmatrix: every lane posts its row address, then takes its words from
+// the rows of the 8 x 8 matrices of its warp (the prelude's comment gives
+// the layout); like the MMAs, called by every thread of the block together.
+inline const void* emu_ldsm_rows[1024];
+template <int N, bool Trans>
+void emu_ldsm(uint32_t* r, const void* p) {
+  const unsigned t = threadIdx.x, warp = t & ~31u, lane = t & 31u, g = lane / 4, q = lane % 4;
+  emu_ldsm_rows[t] = p;
+  __syncthreads();
+  for (int j = 0; j < N; ++j) {
+    if (!Trans) {
+      std::memcpy(&r[j], static_cast<const unsigned char*>(emu_ldsm_rows[warp + 8 * j + g]) + 4 * q, 4);
+    } else {
+      uint16_t lo, hi;
+      std::memcpy(&lo, static_cast<const unsigned char*>(emu_ldsm_rows[warp + 8 * j + 2 * q]) + 2 * g, 2);
+      std::memcpy(&hi, static_cast<const unsigned char*>(emu_ldsm_rows[warp + 8 * j + 2 * q + 1]) + 2 * g, 2);
+      r[j] = static_cast<uint32_t>(lo) | static_cast<uint32_t>(hi) << 16;
+    }
+  }
+  __syncthreads();
+}
+inline void ts_ldsm_x4(uint32_t* r, const void* p) { emu_ldsm<4, false>(r, p); }
+inline void ts_ldsm_x4_trans(uint32_t* r, const void* p) { emu_ldsm<4, true>(r, p); }
+inline void ts_ldsm_x2(uint32_t* r, const void* p) { emu_ldsm<2, false>(r, p); }
+inline void ts_ldsm_x2_trans(uint32_t* r, const void* p) { emu_ldsm<2, true>(r, p); }
+
 inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
 inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
 inline double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }
