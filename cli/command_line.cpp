@@ -41,6 +41,8 @@ const std::vector<CommandInfo>& command_table() {
            {"cuda", false, "", "print the CUDA C++ the GPU back end generates"},
            {"warps", true, "N", "with --cuda: warps per program (default 4)"},
            {"every-load", false, "", "with --cuda: keep every load, even unused ones (as gpu-run --every-load)"},
+           {"stages", true, "N", "with --cuda: cp.async pipeline stages, 2 to 4 (default: the code generator's choice)"},
+           {"no-ldmatrix", false, "", "with --cuda: tensor-core fragments by one shared load per word"},
            {"stub", false, "", "the learner stub instead of the reference solution"},
            {"set", true, "NAME", "the size set whose constants specialize the kernel (default canonical)"},
            {"bench", true, "CASE", "the sizes and blocks of a `tilescope bench` case instead (p11, e1_v1_128, ...)"},
