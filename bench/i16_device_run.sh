@@ -8,6 +8,10 @@
 #             sets (e4_rows included) -> memcheck_tails.log
 #   ab        bench of the dot cases without ldmatrix (--no-ldmatrix), and at
 #             fixed 8 warps, to separate the changes' effects
+#   wgmma     the opt-in Hopper path (CodegenOptions::wgmma, E1's tf32 dots):
+#             check e1_v1 --gpu --wgmma at 4 and 8 warps (small sets with tails,
+#             and the bench sets), then bench e1_v1,e1_v1_128 --wgmma (the tuner
+#             tries it beside mma.sync)
 # Logs and a summary go to $OUT (at most 8 files come back from the device
 # tool: gpu_run.sh packs its logs into logs.tar.gz).
 #
@@ -16,6 +20,7 @@
 #   OUT=/tmp/i16 STEPS="build check tests" bench/i16_device_run.sh          (~6 min on 16 cores)
 #   OUT=/tmp/i16 STEPS="bench triton" bench/i16_device_run.sh               (~6-8 min)
 #   OUT=/tmp/i16 STEPS="examples tails ab" bench/i16_device_run.sh          (~6-8 min)
+#   OUT=/tmp/i16 STEPS="wgmma" bench/i16_device_run.sh                      (~3-5 min)
 # The build directory (build-gpu/) is kept between calls on a warm machine.
 # STEPS default: all of them in that order.
 set -u -o pipefail
@@ -23,7 +28,7 @@ set -u -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export OUT=${OUT:-$ROOT/gpu-results}
 export BUILD=${BUILD:-$ROOT/build-gpu}
-STEPS=${STEPS:-"build check examples tests bench triton tails ab"}
+STEPS=${STEPS:-"build check examples tests bench triton tails ab wgmma"}
 ANCHOR=${ANCHOR:-$ROOT/.anchor}
 mkdir -p "$OUT"
 SUMMARY="$OUT/i16_summary.txt"
@@ -82,5 +87,16 @@ if want ab; then
   { echo "--- 8 warps, ldmatrix"; cat "$OUT/ab_ldmatrix.log"; echo "--- 8 warps, no ldmatrix"; cat "$OUT/ab_no_ldmatrix.log"; } >> "$SUMMARY"
   rm -f "$OUT/ab_ldmatrix.log" "$OUT/ab_no_ldmatrix.log"
   log "ab done"
+fi
+if want wgmma; then
+  for w in 4 8; do
+    timeout 900 "$TS" check e1_v1 --gpu --wgmma --warps "$w" > "$OUT/wgmma_check.tmp" 2>&1
+    log "check e1_v1 --gpu --wgmma --warps $w: exit $?"
+    cat "$OUT/wgmma_check.tmp" >> "$SUMMARY"
+  done
+  timeout 900 "$TS" bench --gpu --case e1_v1,e1_v1_128,p11 --wgmma > "$OUT/wgmma_check.tmp" 2>&1
+  log "bench --wgmma: exit $?"
+  cat "$OUT/wgmma_check.tmp" >> "$SUMMARY"
+  rm -f "$OUT/wgmma_check.tmp"
 fi
 log "done"

@@ -42,6 +42,8 @@ int cmd_bench(const Args& args) {
   else opt.tune_warps = {4, 8};
   opt.verify = args.flag("verify");
   opt.codegen.ldmatrix = !args.flag("no-ldmatrix");
+  opt.tune_wgmma = args.flag("wgmma");
+  if (opt.tune_warps.empty()) opt.codegen.wgmma = opt.tune_wgmma;
   if (auto cases = args.value("case")) {
     std::string all = *cases + ",";
     for (size_t at = 0, comma; (comma = all.find(',', at)) != std::string::npos; at = comma + 1)

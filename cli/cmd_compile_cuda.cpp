@@ -16,6 +16,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.every_load = args.flag("every-load");
   opt.num_stages = static_cast<int>(args.int_value("stages", 0));
   opt.ldmatrix = !args.flag("no-ldmatrix");
+  opt.wgmma = args.flag("wgmma");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);
   } catch (const tl::gpu::CodegenError& e) {

@@ -53,7 +53,7 @@ int64_t TileLayout::slot_of(int64_t e, int64_t t) const {
   return (r / 16 * tn + c / 8) * 4 + r % 16 / 8 * 2 + c % 2;
 }
 
-std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads) {
+std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads, bool rows_per_warp) {
   if (s.size() < 2 || s.size() > 3 || (s.size() == 3 && s[0] != 1)) return std::nullopt;
   const int64_t M = s[s.size() - 2], N = s.back(), warps = threads / 32;
   if (M % 16 != 0 || N % 8 != 0) return std::nullopt;
@@ -66,6 +66,7 @@ std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads) {
   // Split the warps over rows and columns, keeping each warp's tile as
   // square as the 16 x 8 steps allow (fewer fragment loads per step).
   int64_t wm = 1, wn = 1;
+  if (rows_per_warp && M == 16 * warps && N <= 256) wm = warps;
   while (wm * wn < warps) {
     const bool can_m = M / (2 * wm) >= 16, can_n = N / (2 * wn) >= 8;
     if (can_m && (M / wm >= N / wn || !can_n)) wm *= 2;
@@ -213,7 +214,23 @@ LoweredKernel Emitter::run() {
                        " bytes of shared memory for its tiles, more than the " + std::to_string(kMaxSharedBytes) +
                        " a block may have; use smaller blocks");
   std::ostringstream src;
-  src << cuda_prelude() << "\n"
+  src << cuda_prelude() << "\n";
+  // One wgmma helper per accumulator width N: the asm names every register.
+  for (int64_t n : wgmma_widths_) {
+    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(n);
+    std::string regs, outs;
+    for (int64_t i = 0; i < n / 2; ++i) {
+      regs += (i ? ", %" : "%") + std::to_string(i);
+      outs += (i ? ", \"+f\"(d[" : "\"+f\"(d[") + std::to_string(i) + "])";
+    }
+    src << "#ifndef TS_HOST_MMA\nTS_INLINE void " << fn << "(float* d, uint64_t a, uint64_t b) {\n"
+        << "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" << n / 2 + 2 << ", 0;\\n"
+        << "wgmma.mma_async.sync.aligned.m64n" << n << "k8.f32.tf32.tf32 {" << regs << "}, %" << n / 2 << ", %"
+        << n / 2 + 1 << ", p, 1, 1;\\n}\\n\"\n    : " << outs << "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n"
+        << "#else\nTS_INLINE void " << fn << "(float* d, uint64_t a, uint64_t b) { emu_wgmma_tf32(d, a, b, " << n
+        << "); }\n#endif\n";
+  }
+  src << "\n"
       << "// Kernel " << k_.name << ": " << threads_ << " threads per program (" << opt_.num_warps
       << " warps), " << smem_bytes_ << " bytes of shared memory.\n"
       << signature() << " {\n";

@@ -38,6 +38,12 @@ struct CodegenOptions {
   // Tensor-core fragments read from shared memory by ldmatrix where the
   // operand's layout allows (issue 16); off: one shared load per word.
   bool ldmatrix = true;
+  // Hopper tensor cores (sm_90a only; issue 16): tf32 dots of a pipelined
+  // loop whose operands are both staged with k along their rows, and whose
+  // result has 16 rows per warp, run wgmma.mma_async from shared memory
+  // (K-major core-matrix layout, no swizzle) instead of mma.sync. Off by
+  // default until measured on a GPU.
+  bool wgmma = false;
   // A persistent (grid-stride) kernel for this logical grid: a launch of
   // any number of blocks (bench: as many as are resident at once) walks
   // the programs x-fastest, block b taking b, b + gridDim.x, ...;

@@ -204,6 +204,28 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     line("__syncthreads();");
   }
 
+  if (p && p->wgmma) {
+    // Hopper (CodegenOptions::wgmma): warpgroup g multiplies rows 64g..64g+63
+    // of A by all of B, straight from the staged core matrices (staged_offset):
+    // per k8 step, 2 core matrices along k (LBO 128 bytes), 8-row groups
+    // K * 32 bytes apart (SBO). Waited for at once, so the stage is free for
+    // the copies the next iterations issue.
+    const int64_t sbo = K * 32;
+    wgmma_widths_.insert(N);
+    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(N), tail = ", 128, " + std::to_string(sbo) + ")";
+    line("const int ts_wg = tid >> 7;");
+    line("ts_wgmma_fence();");
+    for (int64_t kk = 0; kk < K / 8; ++kk)
+      line(fn + "(" + name(dst) + ", ts_wgmma_desc(" + A.base + " + ts_wg * " + std::to_string(64 * K) + " + " +
+           std::to_string(64 * kk) + tail + ", ts_wgmma_desc(" + B.base + " + " + std::to_string(64 * kk) + tail + ");");
+    line("ts_wgmma_commit();");
+    line("ts_wgmma_wait0();");
+    // The accumulators are the asm's until the wait: no access moves above it.
+    for_slots(ld.slots, [&](const std::string& s) { line("ts_fence_operand(" + at(dst, s) + ");"); });
+    close();
+    return;
+  }
+
   // Fragment words. Element (r, k) of an operand with rows r (m of A, n of
   // B) is base[r * stride + k] (k inner) or base[k * stride + r]; a 16-bit
   // fragment word holds k and k + 1.

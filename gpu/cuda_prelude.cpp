@@ -267,6 +267,18 @@ TS_INLINE void ts_cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "m
 // All but the newest group have landed (three stages: one still in flight).
 TS_INLINE void ts_cp_async_wait_1() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
 TS_INLINE void ts_cp_async_wait_2() { asm volatile("cp.async.wait_group 2;" ::: "memory"); }
+// wgmma (sm_90a, CodegenOptions::wgmma): the shared-memory matrix
+// descriptor of a K-major operand without swizzle: start address, LBO (bytes
+// between core matrices along k) and SBO (between 8-row groups), each / 16.
+TS_INLINE uint64_t ts_wgmma_desc(const void* p, unsigned lbo, unsigned sbo) {
+  const uint64_t a = static_cast<uint64_t>(__cvta_generic_to_shared(p));
+  return ((a & 0x3ffff) >> 4) | (static_cast<uint64_t>(lbo >> 4) << 16) | (static_cast<uint64_t>(sbo >> 4) << 32);
+}
+TS_INLINE void ts_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+TS_INLINE void ts_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+TS_INLINE void ts_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+TS_INLINE void ts_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+TS_INLINE void ts_fence_operand(float& x) { asm volatile("" : "+f"(x)::"memory"); }
 // Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix
 // l / 8 (16 bytes, 16-byte aligned); word j of the result is lane
 // (g = l / 4, q = l % 4)'s part of matrix j: row g, bytes 4q..4q+3, or with

@@ -55,6 +55,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   r.config.warps = cg.num_warps;
   r.config.stages = cg.num_stages;
   r.config.persistent = cg.persistent();
+  r.config.wgmma = cg.wgmma;
   r.config.blocks = c.set.blocks.str();
   // Compile time (issue 7's target): once through NVRTC with the cache
   // bypassed, and once from IR to cubin with the cache warm.
@@ -187,9 +188,11 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     // SMs hold at once.
     const bool many = puzzles::grid_for(bc.set).count() >= 8 * int64_t{d.device().sm_count};
     for (bool persistent : many && !dots ? std::vector<bool>{false, true} : std::vector<bool>{false})
+      for (bool wg : dots && opt.tune_wgmma ? std::vector<bool>{false, true} : std::vector<bool>{false})
       for (int s : stages)
         for (int w : warps) {
           BenchOptions o = opt;
+          o.codegen.wgmma = wg;
           o.measure_compile = false;
           o.codegen.num_warps = w;
           o.codegen.num_stages = s;
@@ -224,6 +227,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
 std::string BenchConfig::str() const {
   std::string s = "warps " + std::to_string(warps) + ", stages " + (stages ? std::to_string(stages) : "auto");
   if (persistent) s += ", persistent over " + std::to_string(launch_blocks) + " blocks";
+  if (wgmma) s += ", wgmma";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
 }
@@ -306,7 +310,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"launch_blocks", b.launch_blocks},
+                              {"persistent", b.persistent}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

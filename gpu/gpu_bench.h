@@ -32,6 +32,8 @@ struct BenchOptions {
   // dot cases, and a persistent grid-stride launch for memory-bound cases
   // with many programs. Empty: codegen.num_warps, stages and launch as given.
   std::vector<int> tune_warps;
+  // The autotuner also tries CodegenOptions::wgmma for dot cases.
+  bool tune_wgmma = false;
   // Time the NVRTC compile with the cache bypassed (once more per variant).
   bool measure_compile = true;
 };
@@ -41,6 +43,7 @@ struct BenchConfig {
   int warps = 4;
   int stages = 0;               // 0: the code generator's choice
   bool persistent = false;      // grid-stride launch over the logical grid
+  bool wgmma = false;           // CodegenOptions::wgmma
   int64_t launch_blocks = 0;    // blocks launched (the logical grid's count unless persistent)
   std::string blocks;           // the block sizes, "BM=64, BN=64, ..."
   std::string str() const;      // "warps 8, stages auto, BM=64, ..." (one line)

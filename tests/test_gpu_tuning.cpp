@@ -172,4 +172,70 @@ TEST_CASE("the autotuner's block variants are complete block sets of their case"
   }
 }
 
+namespace {
+
+// E1 at a bench case's blocks on a small problem with tails on every axis.
+tl::gpu::BenchCase e1_small(const char* name) {
+  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
+    if (c.name == name) {
+      c.set.sizes = {{"M", 70}, {"N", 100}, {"K", 80}};
+      return c;
+    }
+  FAIL("no bench case " << name);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor", "[gpu][codegen]") {
+  tl::gpu::CodegenOptions cg;
+  cg.wgmma = true;
+  for (auto [name, warps] : {std::pair{"e1_v1", 4}, std::pair{"e1_v1_128", 8}}) {
+    const tl::gpu::BenchCase c = e1_small(name);
+    puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+    auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+    cg.num_warps = warps;
+    INFO(name << " at " << warps << " warps");
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+    const std::string body = body_of(k.source);
+    CHECK(has(body, "ts_wgmma_tf32_n64(r"));
+    CHECK(has(body, "ts_fence_proxy_async();"));
+    CHECK(has(body, "ts_wgmma_wait0();"));
+    CHECK_FALSE(has(body, "ts_mma_tf32(&r"));
+    CHECK_FALSE(has(body, "ts_ldsm_x4("));
+    // Core matrices: BK = 32 floats a row, so 8-row groups are 1024 bytes apart.
+    CHECK(has(body, "ts_wgmma_desc(sb + 64, 128, 1024)"));
+    // ptxas takes it for sm_90a (CI has no GPU to run it).
+    CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+  }
+  // p11's B has n along its rows (tf32 wgmma reads K-major operands only) and
+  // E4's dots are bf16: both keep mma.sync.
+  tl::gpu::CodegenOptions four;
+  four.wgmma = true;
+  CHECK_FALSE(has(tl::gpu::lower(*build("11", "11b").ir, four).source, "ts_wgmma_tf32_n"));
+  CHECK_FALSE(has(tl::gpu::lower(*build("e4_fused", "canonical").ir, four).source, "ts_wgmma_tf32_n"));
+}
+
+TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][emulated]") {
+  for (auto [name, warps] : {std::pair{"e1_v1", 4}, std::pair{"e1_v1_128", 8}}) {
+    const tl::gpu::BenchCase c = e1_small(name);
+    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps");
+    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
+    const tl::Grid grid = puzzles::grid_for(c.set);
+    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
+    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, eb);
+    auto ir = tl::build_ir(*c.puzzle->solution, args);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    cg.wgmma = true;
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+    REQUIRE(has(k.source, "ts_wgmma_tf32_n64(r"));
+    gpu_host::HostKernel h(*ir, k);
+    h.run(grid, args);
+    tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib.output, eb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
+    INFO(d.str());
+    CHECK(d.pass);
+  }
+}
+
 #endif  // TILESCOPE_HAVE_GPU
