@@ -34,6 +34,12 @@ mkdir -p "$OUT"
 SUMMARY="$OUT/i16_summary.txt"
 TS="$BUILD/tilescope"
 export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
+# The lent machines' Release builds: the system g++ and pybind11 from pip.
+if [ -z "${CMAKE_EXTRA+x}" ]; then
+  CMAKE_EXTRA="-DCMAKE_CXX_COMPILER=/usr/bin/g++"
+  if pb=$(python3 -m pybind11 --cmakedir 2>/dev/null); then CMAKE_EXTRA="$CMAKE_EXTRA -Dpybind11_DIR=$pb"; fi
+  export CMAKE_EXTRA
+fi
 log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 
