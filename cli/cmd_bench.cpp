@@ -41,6 +41,9 @@ int cmd_bench(const Args& args) {
   if (args.value("warps")) opt.codegen.num_warps = static_cast<int>(args.int_value("warps", 4));
   else opt.tune_warps = {4, 8};
   opt.verify = args.flag("verify");
+  opt.codegen.ldmatrix = !args.flag("no-ldmatrix");
+  opt.tune_wgmma = args.flag("wgmma");
+  if (opt.tune_warps.empty()) opt.codegen.wgmma = opt.tune_wgmma;
   if (auto cases = args.value("case")) {
     std::string all = *cases + ",";
     for (size_t at = 0, comma; (comma = all.find(',', at)) != std::string::npos; at = comma + 1)
@@ -73,6 +76,12 @@ int cmd_bench(const Args& args) {
       std::fputs(tl::gpu::bench_table_row(r).c_str(), stdout);
       std::fflush(stdout);
     });
+    if (auto file = args.value("json-out")) {
+      std::FILE* f = std::fopen(file->c_str(), "w");
+      if (!f) throw UsageError("cannot write " + *file);
+      std::fprintf(f, "%s\n", tl::gpu::bench_json(results, ceil, d.device()).c_str());
+      std::fclose(f);
+    }
     if (json) {
       std::printf("%s\n", tl::gpu::bench_json(results, ceil, d.device()).c_str());
     } else {

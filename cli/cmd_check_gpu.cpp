@@ -71,6 +71,7 @@ int compile_only(const std::vector<CheckTarget>& targets, const puzzles::CheckOp
 int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptions& opt, const Args& args) {
   tl::gpu::CodegenOptions cg;
   cg.num_warps = static_cast<int>(args.int_value("warps", 4));
+  cg.wgmma = args.flag("wgmma");
   if (cg.num_warps < 1 || cg.num_warps > 32 || (cg.num_warps & (cg.num_warps - 1)))
     throw UsageError("--warps must be a power of two from 1 to 32");
   // --no-cache still writes each source to the cache directory, so an

@@ -14,6 +14,9 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   tl::gpu::CodegenOptions opt;
   opt.num_warps = static_cast<int>(args.int_value("warps", 4));
   opt.every_load = args.flag("every-load");
+  opt.num_stages = static_cast<int>(args.int_value("stages", 0));
+  opt.ldmatrix = !args.flag("no-ldmatrix");
+  opt.wgmma = args.flag("wgmma");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);
   } catch (const tl::gpu::CodegenError& e) {

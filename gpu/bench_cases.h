@@ -19,6 +19,9 @@ struct BenchCase {
   enum class Math { None, F32, Tf32, Bf16 } math = Math::None;  // which arithmetic ceiling bounds the flops
   double anchor_ms = 0;  // Triton on an H200 (ANCHORS.md), for reference; 0 when Triton has no such row
   std::string triton_row;  // the row name in bench/triton_at_scale.py, "" when none
+  // Other block sizes the autotuner may try (each a complete set of the
+  // set's blocks); empty for the cases compared with Triton at its blocks.
+  std::vector<puzzles::Params> block_variants;
 };
 
 // The puzzle cases (p02 ... p11), then the examples' (e1_v1, e1_v1_128,

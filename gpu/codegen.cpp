@@ -53,7 +53,7 @@ int64_t TileLayout::slot_of(int64_t e, int64_t t) const {
   return (r / 16 * tn + c / 8) * 4 + r % 16 / 8 * 2 + c % 2;
 }
 
-std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads) {
+std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads, bool rows_per_warp) {
   if (s.size() < 2 || s.size() > 3 || (s.size() == 3 && s[0] != 1)) return std::nullopt;
   const int64_t M = s[s.size() - 2], N = s.back(), warps = threads / 32;
   if (M % 16 != 0 || N % 8 != 0) return std::nullopt;
@@ -66,6 +66,7 @@ std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads) {
   // Split the warps over rows and columns, keeping each warp's tile as
   // square as the 16 x 8 steps allow (fewer fragment loads per step).
   int64_t wm = 1, wn = 1;
+  if (rows_per_warp && M == 16 * warps && N <= 256) wm = warps;
   while (wm * wn < warps) {
     const bool can_m = M / (2 * wm) >= 16, can_n = N / (2 * wn) >= 8;
     if (can_m && (M / wm >= N / wn || !can_n)) wm *= 2;
@@ -127,6 +128,12 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
     : k_(k), opt_(opt), threads_(32 * opt.num_warps), def_count_(k.regs.size(), 0), declared_(k.regs.size(), false) {
   if (opt.num_warps < 1 || opt.num_warps > 32 || (opt.num_warps & (opt.num_warps - 1)) != 0)
     throw CodegenError("num_warps must be a power of two between 1 and 32, got " + std::to_string(opt.num_warps));
+  if (opt.num_stages != 0 && (opt.num_stages < 2 || opt.num_stages > 4))
+    throw CodegenError("num_stages must be 0 (automatic) or 2 to 4, got " + std::to_string(opt.num_stages));
+  if (opt.persistent() && (opt.persistent_grid[1] < 1 || opt.persistent_grid[2] < 1))
+    throw CodegenError("a persistent kernel's logical grid needs every axis >= 1, got (" +
+                       std::to_string(opt.persistent_grid[0]) + ", " + std::to_string(opt.persistent_grid[1]) + ", " +
+                       std::to_string(opt.persistent_grid[2]) + ")");
   def_of_.assign(k.regs.size(), nullptr);
   int64_t order = 0;
   ir::for_each_instr(k.body, [&](const ir::Instr& in, const ir::Block& b) {
@@ -152,6 +159,7 @@ std::string Emitter::function_name() const {
     std::string v = p.value < 0 ? "m" + std::to_string(-p.value) : std::to_string(p.value);
     n += "_" + sanitize(p.name.empty() ? "c" + std::to_string(i) : p.name) + "_" + v;
   }
+  if (opt_.persistent()) n += "_persistent";
   return n;
 }
 
@@ -159,6 +167,17 @@ std::string Emitter::param_name(int index) const {
   const std::string& n = k_.params[index].name;
   if (is_identifier(n) && !is_reserved(n)) return n;
   return "arg" + std::to_string(index);
+}
+
+std::string Emitter::program_id_expr(int axis) const {
+  static const char* axes[] = {"x", "y", "z"};
+  return std::string(opt_.persistent() ? "ts_pid_" : "blockIdx.") + axes[axis];
+}
+
+std::string Emitter::num_programs_expr(int axis) const {
+  static const char* axes[] = {"x", "y", "z"};
+  if (opt_.persistent()) return std::to_string(opt_.persistent_grid[axis]);
+  return std::string("gridDim.") + axes[axis];
 }
 
 std::string Emitter::signature() const {
@@ -195,14 +214,41 @@ LoweredKernel Emitter::run() {
                        " bytes of shared memory for its tiles, more than the " + std::to_string(kMaxSharedBytes) +
                        " a block may have; use smaller blocks");
   std::ostringstream src;
-  src << cuda_prelude() << "\n"
+  src << cuda_prelude() << "\n";
+  // One wgmma helper per accumulator width N: the asm names every register.
+  for (int64_t n : wgmma_widths_) {
+    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(n);
+    std::string regs, outs;
+    for (int64_t i = 0; i < n / 2; ++i) {
+      regs += (i ? ", %" : "%") + std::to_string(i);
+      outs += (i ? ", \"+f\"(d[" : "\"+f\"(d[") + std::to_string(i) + "])";
+    }
+    src << "#ifndef TS_HOST_MMA\nTS_INLINE void " << fn << "(float* d, uint64_t a, uint64_t b) {\n"
+        << "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" << n / 2 + 2 << ", 0;\\n"
+        << "wgmma.mma_async.sync.aligned.m64n" << n << "k8.f32.tf32.tf32 {" << regs << "}, %" << n / 2 << ", %"
+        << n / 2 + 1 << ", p, 1, 1;\\n}\\n\"\n    : " << outs << "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n"
+        << "#else\nTS_INLINE void " << fn << "(float* d, uint64_t a, uint64_t b) { emu_wgmma_tf32(d, a, b, " << n
+        << "); }\n#endif\n";
+  }
+  src << "\n"
       << "// Kernel " << k_.name << ": " << threads_ << " threads per program (" << opt_.num_warps
       << " warps), " << smem_bytes_ << " bytes of shared memory.\n"
       << signature() << " {\n";
   if (smem_bytes_ > 0) src << "  extern __shared__ __align__(16) unsigned char ts_smem[];\n";
   if (pipe_base >= 0) src << "  const int ts_pipe = " << pipe_base << ";  // the pipelines' stages, above every op's scratch\n";
   if (uses_tid_) src << "  const int tid = threadIdx.x;\n";
-  src << body_.str() << "}\n";
+  if (opt_.persistent()) {
+    // Grid-stride over the logical programs; the barrier at the end keeps a
+    // program's shared-memory reads ahead of the next program's writes.
+    const int64_t gx = opt_.persistent_grid[0], gy = opt_.persistent_grid[1], gz = opt_.persistent_grid[2];
+    src << "  for (int64_t ts_prog = blockIdx.x; ts_prog < " << gx * gy * gz << "LL; ts_prog += gridDim.x) {\n"
+        << "  const unsigned ts_pid_x = (unsigned)(ts_prog % " << gx << "), ts_pid_y = (unsigned)(ts_prog / " << gx
+        << " % " << gy << "), ts_pid_z = (unsigned)(ts_prog / " << gx * gy << ");\n"
+        << "  (void)ts_pid_x; (void)ts_pid_y; (void)ts_pid_z;\n"
+        << body_.str() << "  __syncthreads();\n  }\n}\n";
+  } else {
+    src << body_.str() << "}\n";
+  }
   out.source = src.str();
   return out;
 }

@@ -21,7 +21,7 @@ namespace tl::gpu {
 
 // Bump when the generated code changes meaning: it is part of the cubin
 // cache key.
-inline constexpr int kCodegenVersion = 2;
+inline constexpr int kCodegenVersion = 3;
 
 struct CodegenOptions {
   int num_warps = 4;
@@ -35,6 +35,26 @@ struct CodegenOptions {
   // Dots as scalar FMAs in k order instead of on tensor cores, and no
   // MMA layout or cp.async pipeline (for comparing the two).
   bool scalar_dots = false;
+  // Tensor-core fragments read from shared memory by ldmatrix where the
+  // operand's layout allows (issue 16); off: one shared load per word.
+  bool ldmatrix = true;
+  // Hopper tensor cores (sm_90a only; issue 16): tf32 dots of a pipelined
+  // loop whose operands are both staged with k along their rows, and whose
+  // result has 16 rows per warp, run wgmma.mma_async from shared memory
+  // (K-major core-matrix layout, no swizzle) instead of mma.sync. Off by
+  // default until measured on a GPU.
+  bool wgmma = false;
+  // A persistent (grid-stride) kernel for this logical grid: a launch of
+  // any number of blocks (bench: as many as are resident at once) walks
+  // the programs x-fastest, block b taking b, b + gridDim.x, ...;
+  // program_id and num_programs read the logical grid. All zero: one block
+  // per program, as usual. For row-wise kernels with many small programs
+  // (issue 16 item 3), where a block's fixed cost is paid once.
+  int64_t persistent_grid[3] = {0, 0, 0};
+  // Stages of the cp.async pipelines (2 to 4; LOWERING §7); 0: three when
+  // they fit beside a second block on the SM, else two.
+  int num_stages = 0;
+  bool persistent() const { return persistent_grid[0] > 0; }
 };
 
 // What the launcher needs besides the source.

@@ -204,6 +204,28 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     line("__syncthreads();");
   }
 
+  if (p && p->wgmma) {
+    // Hopper (CodegenOptions::wgmma): warpgroup g multiplies rows 64g..64g+63
+    // of A by all of B, straight from the staged core matrices (staged_offset):
+    // per k8 step, 2 core matrices along k (LBO 128 bytes), 8-row groups
+    // K * 32 bytes apart (SBO). Waited for at once, so the stage is free for
+    // the copies the next iterations issue.
+    const int64_t sbo = K * 32;
+    wgmma_widths_.insert(N);
+    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(N), tail = ", 128, " + std::to_string(sbo) + ")";
+    line("const int ts_wg = tid >> 7;");
+    line("ts_wgmma_fence();");
+    for (int64_t kk = 0; kk < K / 8; ++kk)
+      line(fn + "(" + name(dst) + ", ts_wgmma_desc(" + A.base + " + ts_wg * " + std::to_string(64 * K) + " + " +
+           std::to_string(64 * kk) + tail + ", ts_wgmma_desc(" + B.base + " + " + std::to_string(64 * kk) + tail + ");");
+    line("ts_wgmma_commit();");
+    line("ts_wgmma_wait0();");
+    // The accumulators are the asm's until the wait: no access moves above it.
+    for_slots(ld.slots, [&](const std::string& s) { line("ts_fence_operand(" + at(dst, s) + ");"); });
+    close();
+    return;
+  }
+
   // Fragment words. Element (r, k) of an operand with rows r (m of A, n of
   // B) is base[r * stride + k] (k inner) or base[k * stride + r]; a 16-bit
   // fragment word holds k and k + 1.
@@ -227,20 +249,61 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   line(steps <= 8 ? "#pragma unroll" : "#pragma unroll 2");
   open("for (int k0 = 0; k0 < " + std::to_string(K) + "; k0 += " + std::to_string(kstep) + ")");
   line("uint32_t fa[" + std::to_string(ld.tm) + "][4], fb[" + std::to_string(ld.tn) + "][2];");
+  // ldmatrix (issue 16) where the rows it reads are 16 bytes of one
+  // operand row: any 16-bit operand (.trans when k runs across the rows),
+  // a tf32 one only with k along its rows (its words are whole floats).
+  // Lane l gives the address of row l % 8 of matrix l / 8 (see the prelude).
+  auto by_ldmatrix = [&](const Operand& o) {
+    return opt_.ldmatrix && !o.raw && (o.stride * elem) % 16 == 0 && (!tf32 || o.k_inner);
+  };
+  const std::string lane_row = "(tid & 7)", half0 = "((tid >> 3) & 1)", half1 = "((tid >> 4) & 1)";
+  const std::string st_a = std::to_string(A.stride), st_b = std::to_string(B.stride);
   line("#pragma unroll");
   open("for (int i = 0; i < " + std::to_string(ld.tm) + "; ++i)");
-  const std::string mr = "m0 + i * 16 + g", mr8 = "m0 + i * 16 + g + 8";
-  line("fa[i][0] = " + word(A, mr, "k0 + " + kq) + ";");
-  line("fa[i][1] = " + word(A, mr8, "k0 + " + kq) + ";");
-  line("fa[i][2] = " + word(A, mr, "k0 + " + kq + " + " + khi) + ";");
-  line("fa[i][3] = " + word(A, mr8, "k0 + " + kq + " + " + khi) + ";");
+  if (by_ldmatrix(A)) {
+    // Matrices (m, k): (lo, lo), (hi, lo), (lo, hi), (hi, hi) are a0..a3.
+    if (A.k_inner)
+      line("ts_ldsm_x4(fa[i], " + A.base + " + (m0 + i * 16 + " + half0 + " * 8 + " + lane_row + ") * " + st_a +
+           " + k0 + " + half1 + " * " + khi + ");");
+    else
+      line("ts_ldsm_x4_trans(fa[i], " + A.base + " + (k0 + " + half1 + " * 8 + " + lane_row + ") * " + st_a +
+           " + m0 + i * 16 + " + half0 + " * 8);");
+  } else {
+    const std::string mr = "m0 + i * 16 + g", mr8 = "m0 + i * 16 + g + 8";
+    line("fa[i][0] = " + word(A, mr, "k0 + " + kq) + ";");
+    line("fa[i][1] = " + word(A, mr8, "k0 + " + kq) + ";");
+    line("fa[i][2] = " + word(A, mr, "k0 + " + kq + " + " + khi) + ";");
+    line("fa[i][3] = " + word(A, mr8, "k0 + " + kq + " + " + khi) + ";");
+  }
   close();
-  line("#pragma unroll");
-  open("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j)");
-  const std::string nc = "n0 + j * 8 + g";
-  line("fb[j][0] = " + word(B, nc, "k0 + " + kq) + ";");
-  line("fb[j][1] = " + word(B, nc, "k0 + " + kq + " + " + khi) + ";");
-  close();
+  if (by_ldmatrix(B)) {
+    // Two n blocks per x4: matrices (n, k) (j, lo), (j, hi), (j + 1, lo),
+    // (j + 1, hi); an odd last block by x2.
+    auto ldsm_b = [&](const std::string& fn, const std::string& j, const std::string& which, const std::string& dst) {
+      if (B.k_inner)
+        line(fn + "(" + dst + ", " + B.base + " + (n0 + (" + j + " + " + which + ") * 8 + " + lane_row + ") * " + st_b +
+             " + k0 + " + half0 + " * " + khi + ");");
+      else
+        line(fn + "_trans(" + dst + ", " + B.base + " + (k0 + " + half0 + " * 8 + " + lane_row + ") * " + st_b +
+             " + n0 + (" + j + " + " + which + ") * 8);");
+    };
+    if (ld.tn >= 2) {
+      line("#pragma unroll");
+      open("for (int j = 0; j + 1 < " + std::to_string(ld.tn) + "; j += 2)");
+      line("uint32_t w[4];");
+      ldsm_b("ts_ldsm_x4", "j", half1, "w");
+      line("fb[j][0] = w[0]; fb[j][1] = w[1]; fb[j + 1][0] = w[2]; fb[j + 1][1] = w[3];");
+      close();
+    }
+    if (ld.tn % 2 == 1) ldsm_b("ts_ldsm_x2", std::to_string(ld.tn - 1), "0", "fb[" + std::to_string(ld.tn - 1) + "]");
+  } else {
+    line("#pragma unroll");
+    open("for (int j = 0; j < " + std::to_string(ld.tn) + "; ++j)");
+    const std::string nc = "n0 + j * 8 + g";
+    line("fb[j][0] = " + word(B, nc, "k0 + " + kq) + ";");
+    line("fb[j][1] = " + word(B, nc, "k0 + " + kq + " + " + khi) + ";");
+    close();
+  }
   const std::string mma = tf32 ? "ts_mma_tf32" : d == DType::bf16 ? "ts_mma_bf16" : "ts_mma_f16";
   line("#pragma unroll");
   open("for (int i = 0; i < " + std::to_string(ld.tm) + "; ++i)");

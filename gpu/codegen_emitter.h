@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -41,7 +42,9 @@ struct TileLayout {
 
 // The MMA layout of an [M, N] (or [1, M, N]) tile with `threads` threads,
 // or nullopt when its warps cannot each own whole 16 x 8 steps.
-std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads);
+// rows_per_warp: when M is 16 x warps, every warp takes 16 rows and all
+// columns (the accumulator layout of wgmma, one warpgroup per 64 rows).
+std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads, bool rows_per_warp = false);
 
 // Row-major strides of a shape.
 std::vector<int64_t> row_major_strides(const ir::Shape& s);
@@ -55,6 +58,10 @@ class Emitter {
   // ---- codegen.cpp: structure ----------------------------------------------
   std::string function_name() const;
   std::string param_name(int index) const;
+  // program_id(axis) and num_programs(axis) as CUDA expressions: blockIdx
+  // and gridDim, or the logical program of a persistent kernel.
+  std::string program_id_expr(int axis) const;
+  std::string num_programs_expr(int axis) const;
   std::string signature() const;
   void block(const ir::Block& b);
   void instr(const ir::Instr& in);
@@ -171,6 +178,10 @@ class Emitter {
     int outer_axis = -1;      // its other non-unit axis (-1 for a 1-row tile)
     int64_t inner = 1, outer = 1, stride = 0;  // extents, and the shared row stride in elements
     int64_t offset = 0;       // byte offset of its region inside a stage
+    // wgmma's K-major layout instead of padded rows: 8-row x 16-byte core
+    // matrices, those along the row adjacent (128 bytes apart), 8-row groups
+    // inner * elem / 16 * 128 bytes apart.
+    bool core = false;
   };
   struct Pipeline {
     const ir::Instr* loop = nullptr;
@@ -182,7 +193,13 @@ class Emitter {
     int stages = 2;
     std::string stage_var;   // the loop's current stage (a variable in the kernel)
     bool published = false;  // this iteration's operands are waited for and behind a barrier
+    bool wgmma = false;      // its dots run wgmma (CodegenOptions::wgmma)
   };
+  // Whether p's dots can all run wgmma from its staged loads.
+  bool wgmma_fits(const Pipeline& p) const;
+  // The element offset of vector (ts_o, ts_i) of a staged load in its region.
+  std::string staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const;
+  std::set<int64_t> wgmma_widths_;  // the N of each wgmma helper the kernel needs
   void plan_pipelines();
   std::optional<StagedLoad> stage_plan(const ir::Instr& load, const Pipeline& p) const;
   // While one lives, remat() evaluates for the iteration of p's loop where

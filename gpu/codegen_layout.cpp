@@ -29,7 +29,7 @@ bool Emitter::mma_dot(const ir::Instr& in) const {
   const bool tf32 = d == DType::f32 && in.precision == ir::Precision::tf32;
   const bool half = d == DType::f16 || d == DType::bf16;
   if (!(tf32 && K % 8 == 0) && !(half && K % 16 == 0)) return false;
-  return mma_layout(type(in.dst).shape, threads_).has_value();
+  return mma_layout(type(in.dst).shape, threads_, opt_.wgmma).has_value();
 }
 
 void Emitter::assign_layouts() {
@@ -65,7 +65,7 @@ void Emitter::assign_layouts() {
     changed = false;
     for (size_t r = 0; r < defs.size(); ++r) {
       if (mma[r] || defs[r].empty() || type(static_cast<int>(r)).is_ptr) continue;
-      if (!mma_layout(type(static_cast<int>(r)).shape, threads_)) continue;
+      if (!mma_layout(type(static_cast<int>(r)).shape, threads_, opt_.wgmma)) continue;
       bool all_fit = true, any_produces = false;
       for (const ir::Instr* in : defs[r]) {
         all_fit &= fits(*in);
@@ -78,7 +78,7 @@ void Emitter::assign_layouts() {
     }
   }
   for (size_t r = 0; r < mma.size(); ++r)
-    if (mma[r]) layouts_[r] = *mma_layout(type(static_cast<int>(r)).shape, threads_);
+    if (mma[r]) layouts_[r] = *mma_layout(type(static_cast<int>(r)).shape, threads_, opt_.wgmma);
 }
 
 void Emitter::convert_operands(const ir::Instr& in) {

@@ -99,7 +99,7 @@ void Emitter::print(const ir::Instr& in) {
   for_slots(l.slots, [&](const std::string& s) {
     open("");
     line("const unsigned e = " + element(l, s) + ";");
-    std::string args = "blockIdx.x, blockIdx.y, blockIdx.z";
+    std::string args = program_id_expr(0) + ", " + program_id_expr(1) + ", " + program_id_expr(2);
     for (size_t i = 0; i < shape.size(); ++i) args += ", (unsigned)" + coordinate("e", shape, i);
     for (int a : in.args) {
       std::string v = at(a, layout(a).n == l.n ? s : "0");
@@ -123,7 +123,8 @@ void Emitter::device_assert(const ir::Instr& in) {
   uses_tid_ = true;
   std::string where = in.loc.known() ? " (line " + std::to_string(in.loc.line) + ")" : "";
   line("if (__syncthreads_or(failed) && tid == 0) printf(\"pid (%d, %d, %d): device_assert failed: " +
-       c_string(in.text) + c_string(where) + "\\n\", blockIdx.x, blockIdx.y, blockIdx.z);");
+       c_string(in.text) + c_string(where) + "\\n\", " + program_id_expr(0) + ", " +
+       program_id_expr(1) + ", " + program_id_expr(2) + ");");
   close();
 }
 

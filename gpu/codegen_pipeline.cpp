@@ -224,6 +224,16 @@ void Emitter::plan_pipelines() {
         p.stage_bytes += (bytes + 15) / 16 * 16;
       }
     }
+    // wgmma reads its operands from shared memory in core matrices, not padded rows.
+    p.wgmma = opt_.wgmma && wgmma_fits(p);
+    if (p.wgmma) {
+      p.stage_bytes = 0;
+      for (StagedLoad& s : p.loads) {
+        s.core = true;
+        s.offset = p.stage_bytes;
+        p.stage_bytes += s.outer * s.inner * byte_size(type(s.reg).dtype);
+      }
+    }
     // The body's other loads (E4's packed words, scales, minima) are read
     // one iteration ahead into registers, so their latency overlaps the
     // MMAs too; only when nothing in the body stores (a store could change
@@ -246,9 +256,44 @@ void Emitter::plan_pipelines() {
     // Three stages (two iterations in flight) when they fit beside a
     // second block on the SM; else two.
     p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
+    // A tuner's choice (2 to 4) wins where the stages fit in a block's
+    // shared memory beside the other ops' scratch (bounded by run()).
+    if (opt_.num_stages >= 2 && opt_.num_stages * p.stage_bytes <= kMaxSharedBytes - 16 * 1024)
+      p.stages = opt_.num_stages;
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes);
     pipelines_.push_back(std::move(p));
   }
+}
+
+bool Emitter::wgmma_fits(const Pipeline& p) const {
+  if (!p.reg_operands.empty()) return false;
+  bool any = false;
+  for (const ir::Instr& in : p.loop->body->instrs) {
+    if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) continue;
+    any = true;
+    const ir::Shape& as = type(in.args[0]).shape;
+    if (as.size() != 2 || type(in.args[0]).dtype != DType::f32 || in.precision != ir::Precision::tf32) return false;
+    const TileLayout& l = layouts_[in.dst];
+    const int64_t N = type(in.dst).shape.back();
+    if (l.wm != threads_ / 32 || l.wn != 1 || l.tm != 1 || N % 8 != 0 || N > 256) return false;
+    for (size_t i = 0; i < 2; ++i) {
+      const int x = in.args[i];
+      bool transposed = false;
+      const StagedLoad* sl = staged_operand_in(p, x, &transposed);
+      if (!sl || sl->outer % 8 != 0) return false;
+      const size_t k_axis = i == 0 ? 1 : 0;
+      const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
+      if (sl->inner_axis != k_in_load) return false;  // tf32 wgmma reads K-major operands only
+    }
+  }
+  return any;
+}
+
+std::string Emitter::staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const {
+  if (!s.core) return "(" + row + ") * " + std::to_string(s.stride) + " + " + col;
+  const int64_t V = 16 / byte_size(type(s.reg).dtype);
+  return "((" + row + ") >> 3) * " + std::to_string(s.inner * 8) + " + (" + col + ") / " + std::to_string(V) + " * " +
+         std::to_string(8 * V) + " + ((" + row + ") & 7) * " + std::to_string(V);
 }
 
 Emitter::Pipeline* Emitter::pipeline_of(const ir::Instr& in) const {
@@ -288,8 +333,11 @@ void Emitter::publish_stage(Pipeline& p) {
   const ir::Instr& loop = *p.loop;
   const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
   const int ahead = p.stages - 1;  // iterations in flight
-  line(ahead == 1 ? "ts_cp_async_wait_all();" : "ts_cp_async_wait_1();");
+  line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
   round_staged(p, p.stage_var);
+  // cp.async and the stores above wrote through the generic proxy; wgmma
+  // reads through the async proxy.
+  if (p.wgmma) line("ts_fence_proxy_async();");
   line("__syncthreads();");
   open("");
   line("const int64_t ts_next = " + it + " + " + std::to_string(ahead) + " * " + step + ";");
@@ -333,8 +381,7 @@ void Emitter::copy_vector(const Pipeline& p, const StagedLoad& s, const std::str
     return c;
   };
   line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_smem + ts_pipe + (" + stage + ") * " +
-       std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ") + ts_o * " + std::to_string(s.stride) +
-       " + ts_i;");
+       std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ") + " + staged_offset(s, "ts_o", "ts_i") + ";");
   line("const " + t + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
   std::string all = "true", none = "false";
   if (ld.has_mask) {
@@ -400,9 +447,9 @@ void Emitter::round_staged(const Pipeline& p, const std::string& stage) {
     if (type(s.reg).dtype != DType::f32) continue;
     const int64_t per_row = s.inner / 4;
     for_vectors(per_row * s.outer, [&] {
-      line("ts_u4* ts_w = reinterpret_cast<ts_u4*>(ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) +
-           " + " + std::to_string(s.offset) + ") + ts_v / " + std::to_string(per_row) + " * " +
-           std::to_string(s.stride / 4) + " + ts_v % " + std::to_string(per_row) + ";");
+      line("ts_u4* ts_w = reinterpret_cast<ts_u4*>(reinterpret_cast<float*>(ts_smem + ts_pipe + (" + stage + ") * " +
+           std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ") + " +
+           staged_offset(s, "ts_v / " + std::to_string(per_row), "ts_v % " + std::to_string(per_row) + " * 4") + ");");
       line("ts_u4 ts_x = *ts_w;");
       line("ts_x.x = ts_tf32_word(ts_x.x); ts_x.y = ts_tf32_word(ts_x.y); ts_x.z = ts_tf32_word(ts_x.z); ts_x.w = ts_tf32_word(ts_x.w);");
       line("*ts_w = ts_x;");

@@ -39,8 +39,7 @@ std::optional<std::string> Emitter::remat_instr(const ir::Instr& in, const std::
   using ir::Op;
   switch (in.op) {
     case Op::ProgramId: case Op::NumPrograms: {
-      static const char* axes[] = {"x", "y", "z"};
-      return std::string("(int32_t)") + (in.op == Op::ProgramId ? "blockIdx." : "gridDim.") + axes[in.axis];
+      return "(int32_t)" + (in.op == Op::ProgramId ? program_id_expr(in.axis) : num_programs_expr(in.axis));
     }
     case Op::ScalarParam: case Op::PtrParam: return param_name(in.param_index);
     case Op::Load: {

@@ -128,8 +128,7 @@ void Emitter::leaf(const ir::Instr& in) {
     }
     case Op::ProgramId:
     case Op::NumPrograms: {
-      static const char* axes[] = {"x", "y", "z"};
-      std::string v = std::string(in.op == Op::ProgramId ? "blockIdx." : "gridDim.") + axes[in.axis];
+      const std::string v = in.op == Op::ProgramId ? program_id_expr(in.axis) : num_programs_expr(in.axis);
       assign(in.dst, [&](const std::string&) { return "(int32_t)" + v; });
       return;
     }

@@ -266,6 +266,43 @@ TS_INLINE void ts_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: 
 TS_INLINE void ts_cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 // All but the newest group have landed (three stages: one still in flight).
 TS_INLINE void ts_cp_async_wait_1() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+TS_INLINE void ts_cp_async_wait_2() { asm volatile("cp.async.wait_group 2;" ::: "memory"); }
+// wgmma (sm_90a, CodegenOptions::wgmma): the shared-memory matrix
+// descriptor of a K-major operand without swizzle: start address, LBO (bytes
+// between core matrices along k) and SBO (between 8-row groups), each / 16.
+TS_INLINE uint64_t ts_wgmma_desc(const void* p, unsigned lbo, unsigned sbo) {
+  const uint64_t a = static_cast<uint64_t>(__cvta_generic_to_shared(p));
+  return ((a & 0x3ffff) >> 4) | (static_cast<uint64_t>(lbo >> 4) << 16) | (static_cast<uint64_t>(sbo >> 4) << 32);
+}
+TS_INLINE void ts_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+TS_INLINE void ts_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+TS_INLINE void ts_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+TS_INLINE void ts_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+TS_INLINE void ts_fence_operand(float& x) { asm volatile("" : "+f"(x)::"memory"); }
+// Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix
+// l / 8 (16 bytes, 16-byte aligned); word j of the result is lane
+// (g = l / 4, q = l % 4)'s part of matrix j: row g, bytes 4q..4q+3, or with
+// .trans the 16-bit elements (2q, g) and (2q + 1, g). One instruction for
+// four (or two) fragment words instead of a shared load each. "memory":
+// never moved across the barrier that publishes the data.
+TS_INLINE void ts_ldsm_x4(uint32_t* r, const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TS_INLINE void ts_ldsm_x4_trans(uint32_t* r, const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TS_INLINE void ts_ldsm_x2(uint32_t* r, const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
+}
+TS_INLINE void ts_ldsm_x2_trans(uint32_t* r, const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
+}
 #endif
 // A staged f32 operand reaches the tensor cores raw: each fragment word is
 // cut to tf32 here instead (ts_tf32's rule, on the bits).

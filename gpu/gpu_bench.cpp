@@ -24,27 +24,49 @@ double percentile(const std::vector<double>& sorted, double q) {
   return sorted[std::min(i, sorted.size() - 1)];
 }
 
+// Blocks of `threads` threads, `regs` registers each and `smem` bytes of
+// shared memory that one SM holds at once (sm_80/sm_90 limits: 2048
+// threads, 64 K registers allocated per warp in units of 256, 228 KB of
+// shared memory with 1 KB reserved per block; a persistent launch of more
+// than fit only adds a second round).
+int resident_blocks(int threads, int regs, int64_t smem) {
+  const int warps = threads / 32;
+  const int regs_per_warp = (std::max(regs, 1) * 32 + 255) / 256 * 256;
+  int n = std::min(32, 2048 / threads);
+  n = std::min(n, 65536 / (regs_per_warp * warps));
+  if (smem > 0) n = std::min<int64_t>(n, 228 * 1024 / (smem + 1024));
+  return std::max(n, 1);
+}
+
 void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, BenchResult& r) {
   const BenchCase& c = r.bench;
   const puzzles::Puzzle& p = *c.puzzle;
   puzzles::RunBuffers host = puzzles::make_buffers(p, c.set, 0);  // random inputs, never zeros
   std::vector<Arg> args = puzzles::launch_args(c.set, host);
   auto ir = tl::build_ir(*p.solution, args);
-  LoweredKernel lowered = lower(*ir, opt.codegen);
+  const Grid logical = puzzles::grid_for(c.set);
+  CodegenOptions cg = opt.codegen;
+  if (cg.persistent()) cg.persistent_grid[0] = logical.x, cg.persistent_grid[1] = logical.y, cg.persistent_grid[2] = logical.z;
+  LoweredKernel lowered = lower(*ir, cg);
   Cubin cubin = compile_cubin(lowered, opt.compile, opt.cache);
   r.cuda_kernel = lowered.name;
   r.compile_s = cubin.compile_seconds;
-  r.warps = opt.codegen.num_warps;
+  r.warps = cg.num_warps;
+  r.config.warps = cg.num_warps;
+  r.config.stages = cg.num_stages;
+  r.config.persistent = cg.persistent();
+  r.config.wgmma = cg.wgmma;
+  r.config.blocks = c.set.blocks.str();
   // Compile time (issue 7's target): once through NVRTC with the cache
   // bypassed, and once from IR to cubin with the cache warm.
-  {
+  if (opt.measure_compile) {
     using clock = std::chrono::steady_clock;
     auto t0 = clock::now();
-    (void)compile_cubin(lower(*ir, opt.codegen), opt.compile, nullptr);
+    (void)compile_cubin(lower(*ir, cg), opt.compile, nullptr);
     r.nvrtc_s = std::chrono::duration<double>(clock::now() - t0).count();
     if (opt.cache && opt.cache->enabled()) {
       t0 = clock::now();
-      (void)compile_cubin(lower(*ir, opt.codegen), opt.compile, opt.cache);
+      (void)compile_cubin(lower(*ir, cg), opt.compile, opt.cache);
       r.cache_hit_s = std::chrono::duration<double>(clock::now() - t0).count();
     }
   }
@@ -52,6 +74,14 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   LoadedKernel k(d, cubin, lowered);
   r.registers = k.registers();
   r.spill_bytes = k.spill_bytes();
+  // A persistent kernel is launched with as many blocks as are resident at
+  // once (never more than there are programs); each walks its share.
+  Grid grid = logical;
+  if (cg.persistent())
+    grid = {std::min<int64_t>(logical.count(),
+                              int64_t{d.device().sm_count} * resident_blocks(lowered.threads, r.registers, lowered.smem_bytes)),
+            1, 1};
+  r.config.launch_blocks = grid.count();
 
   // Inputs that fit in L2 twice over are rotated among copies, or the
   // timing would measure the cache.
@@ -86,7 +116,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   output.upload(host.output.data(), host.output.size_bytes());
   for (size_t j = 0; j < extra_outputs.size(); ++j)
     extra_outputs[j].upload(host.extra_outputs[j].data(), host.extra_outputs[j].size_bytes());
-  launch(d, k, puzzles::grid_for(c.set), kargs[0]);
+  launch(d, k, grid, kargs[0]);
   synchronize(d, lowered.name);
   output.download(host.output.data(), host.output.size_bytes());
   for (size_t j = 0; j < extra_outputs.size(); ++j)
@@ -105,7 +135,6 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
     r.verified = true;
   }
 
-  const Grid grid = puzzles::grid_for(c.set);
   for (int i = 0; i < opt.warmup; ++i) launch(d, k, grid, kargs[static_cast<size_t>(i % r.copies)]);
   synchronize(d, lowered.name);
   EventTimer t(d);
@@ -135,7 +164,73 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   r.percent_of_floor = 100.0 * floor_s / s;
 }
 
+// The autotuner: every variant timed the same way (without the extra NVRTC
+// timing), the fastest kept; the winner is then run once more in full so
+// its compile times are recorded too. A variant the code generator refuses
+// (too much shared memory for its stages, say) is skipped.
+void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, const BenchCase& c, BenchResult& r) {
+  // Memory-bound cases also try 2 warps (more, smaller programs per SM).
+  std::vector<int> warps = opt.tune_warps;
+  if (c.math == BenchCase::Math::None && std::find(warps.begin(), warps.end(), 2) == warps.end())
+    warps.insert(warps.begin(), 2);
+  const bool dots = c.math != BenchCase::Math::None;
+  const std::vector<int> stages = dots ? std::vector<int>{0, 2, 4} : std::vector<int>{0};
+  std::vector<puzzles::Params> blocks = {c.set.blocks};
+  blocks.insert(blocks.end(), c.block_variants.begin(), c.block_variants.end());
+  std::vector<BenchResult> tried;
+  BenchOptions best_opt = opt;
+  puzzles::Params best_blocks = c.set.blocks;
+  double best_ms = -1;
+  for (const puzzles::Params& b : blocks) {
+    BenchCase bc = c;
+    bc.set.blocks = b;
+    // Persistent launches pay off only where programs far outnumber what the
+    // SMs hold at once.
+    const bool many = puzzles::grid_for(bc.set).count() >= 8 * int64_t{d.device().sm_count};
+    for (bool persistent : many && !dots ? std::vector<bool>{false, true} : std::vector<bool>{false})
+      for (bool wg : dots && opt.tune_wgmma ? std::vector<bool>{false, true} : std::vector<bool>{false})
+      for (int s : stages)
+        for (int w : warps) {
+          BenchOptions o = opt;
+          o.codegen.wgmma = wg;
+          o.measure_compile = false;
+          o.codegen.num_warps = w;
+          o.codegen.num_stages = s;
+          o.codegen.persistent_grid[0] = persistent ? 1 : 0;  // run_case fills in the logical grid
+          BenchResult v;
+          v.bench = bc;
+          try {
+            run_case(d, ceil, o, v);
+          } catch (const CodegenError&) {
+            continue;
+          }
+          r.tried.push_back({v.config, v.median_ms});
+          if (best_ms < 0 || v.median_ms < best_ms) {
+            best_ms = v.median_ms;
+            best_opt = o;
+            best_blocks = b;
+          }
+        }
+  }
+  if (best_ms < 0) throw CodegenError("no configuration of " + c.name + " could be generated");
+  auto all = std::move(r.tried);
+  r = BenchResult{};
+  r.bench = c;
+  r.bench.set.blocks = best_blocks;
+  best_opt.measure_compile = opt.measure_compile;
+  run_case(d, ceil, best_opt, r);
+  r.tried = std::move(all);
+}
+
 }  // namespace
+
+std::string BenchConfig::str() const {
+  std::string s = "warps " + std::to_string(warps) + ", stages " + (stages ? std::to_string(stages) : "auto");
+  if (persistent) s += ", persistent over " + std::to_string(launch_blocks) + " blocks";
+  if (wgmma) s += ", wgmma";
+  if (!blocks.empty()) s += ", " + blocks;
+  return s;
+}
 
 std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt,
                                         const std::function<void(const BenchResult&)>& progress) {
@@ -152,22 +247,7 @@ std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, con
         if (opt.tune_warps.empty()) {
           run_case(d, ceil, opt, r);
         } else {
-          // Each variant timed the same way; the fastest is kept.
-          // Memory-bound cases also try 2 warps (more, smaller programs per SM).
-          std::vector<int> warps = opt.tune_warps;
-          if (c.math == BenchCase::Math::None && std::find(warps.begin(), warps.end(), 2) == warps.end())
-            warps.insert(warps.begin(), 2);
-          for (int w : warps) {
-            BenchOptions o = opt;
-            o.codegen.num_warps = w;
-            BenchResult v;
-            v.bench = c;
-            run_case(d, ceil, o, v);
-            const auto tried = r.tried;
-            if (r.tried.empty() || v.median_ms < r.median_ms) r = v;
-            r.tried = tried;
-            r.tried.push_back({w, v.median_ms});
-          }
+          tune_case(d, ceil, opt, c, r);
         }
       } catch (const CudaError& e) {
         r.error = e.what();
@@ -201,7 +281,8 @@ std::string bench_table_row(const BenchResult& r) {
                 r.percent_of_floor, r.bench.anchor_ms, r.registers, r.spill_bytes, r.copies, r.warps, r.nvrtc_s,
                 r.cache_hit_s * 1e3,
                 r.never_written ? "  (output not fully written!)" : r.non_finite ? "  (non-finite outputs!)" : "");
-  return line;
+  // The configuration the number was measured with, on the line below it.
+  return line + std::string(18, ' ') + "config: " + r.config.str() + "\n";
 }
 
 std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& ceil, const DeviceInfo& dev) {
@@ -227,8 +308,18 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"tflop_per_s", r.tflop_per_s},    {"floor_ms", r.floor_ms},     {"percent_of_floor", r.percent_of_floor},
                 {"never_written", r.never_written}, {"non_finite", r.non_finite}, {"warps", r.warps},
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
+      auto config = [](const BenchConfig& b) {
+        return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
+                              {"persistent", b.persistent}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma},
+                              {"blocks", b.blocks}};
+      };
+      c["config"] = config(r.config);
       nlohmann::json tried = nlohmann::json::array();
-      for (auto [w, ms] : r.tried) tried.push_back({{"warps", w}, {"median_ms", ms}});
+      for (const auto& [b, ms] : r.tried) {
+        nlohmann::json t = config(b);
+        t["median_ms"] = ms;
+        tried.push_back(t);
+      }
       c["tried"] = tried;
       if (r.verified) c["spec_err"] = r.spec_err;
     }

@@ -24,10 +24,29 @@ struct BenchOptions {
   CompileOptions compile;
   CubinCache* cache = nullptr;
   bool verify = false;  // also compare with the reference spec (slow at these sizes)
-  // Warps per program to try for each case; the fastest is reported (a
-  // small autotuner: the block sizes stay those of ANCHORS.md, so the
-  // comparison with Triton stays like for like). Empty: codegen.num_warps.
+  // Warps per program to try for each case; the fastest is reported.
+  // Non-empty also turns on the rest of the autotuner (issue 16 item 4):
+  // each case's block variants (BenchCase::block_variants; the cases
+  // compared with Triton keep ANCHORS.md's blocks, so that comparison stays
+  // like for like), pipeline stages 2 and 4 beside the automatic choice for
+  // dot cases, and a persistent grid-stride launch for memory-bound cases
+  // with many programs. Empty: codegen.num_warps, stages and launch as given.
   std::vector<int> tune_warps;
+  // The autotuner also tries CodegenOptions::wgmma for dot cases.
+  bool tune_wgmma = false;
+  // Time the NVRTC compile with the cache bypassed (once more per variant).
+  bool measure_compile = true;
+};
+
+// One configuration the tuner tried: what the timing was taken with.
+struct BenchConfig {
+  int warps = 4;
+  int stages = 0;               // 0: the code generator's choice
+  bool persistent = false;      // grid-stride launch over the logical grid
+  bool wgmma = false;           // CodegenOptions::wgmma
+  int64_t launch_blocks = 0;    // blocks launched (the logical grid's count unless persistent)
+  std::string blocks;           // the block sizes, "BM=64, BN=64, ..."
+  std::string str() const;      // "warps 8, stages auto, BM=64, ..." (one line)
 };
 
 struct BenchResult {
@@ -40,7 +59,8 @@ struct BenchResult {
   double nvrtc_s = 0;       // IR to cubin through NVRTC, cache bypassed
   double cache_hit_s = 0;   // IR to cubin with the cubin cache warm (code generation, hash, read)
   int warps = 0;            // warps per program of the reported timing
-  std::vector<std::pair<int, double>> tried;  // (warps, median ms) of every variant timed
+  BenchConfig config;       // everything the reported timing was taken with
+  std::vector<std::pair<BenchConfig, double>> tried;  // (configuration, median ms) of every variant timed
   int copies = 1;  // input copies rotated through
   int runs = 0;
   double median_ms = 0, min_ms = 0, p90_ms = 0, max_ms = 0;

@@ -36,6 +36,7 @@ const std::vector<Puzzle>& all_examples() {
     v.push_back(make_e3_dequant_unpack());
     v.push_back(make_e4_fused());
     v.push_back(make_e4_split_k());
+    v.push_back(make_e4_rows());
     v.push_back(make_e5_relu_forward());
     v.push_back(make_e5_relu_backward());
     return v;

@@ -136,6 +136,63 @@ inline void ts_cp_async16(void* dst, const void* src, int src_bytes) {
 inline void ts_cp_async_commit() {}
 inline void ts_cp_async_wait_all() {}
 inline void ts_cp_async_wait_1() {}
+inline void ts_cp_async_wait_2() {}
+
+// wgmma (CodegenOptions::wgmma): descriptors hold offsets into ts_smem; each
+// thread computes its accumulators (warp w of the warpgroup: rows 16w + g
+// and + 8, columns 8j + 2q and + 1) from the core matrices the descriptors
+// name, sums in k order. The operands were published by a barrier before.
+inline uint64_t ts_wgmma_desc(const void* p, unsigned lbo, unsigned sbo) {
+  const uint64_t a = static_cast<uint64_t>(static_cast<const unsigned char*>(p) - ts_smem);
+  return ((a & 0x3ffff) >> 4) | (static_cast<uint64_t>(lbo >> 4) << 16) | (static_cast<uint64_t>(sbo >> 4) << 32);
+}
+inline void ts_wgmma_fence() {}
+inline void ts_wgmma_commit() {}
+inline void ts_wgmma_wait0() {}
+inline void ts_fence_proxy_async() {}
+inline void ts_fence_operand(float&) {}
+inline float emu_desc_tf32(uint64_t desc, unsigned row, unsigned k) {
+  const uint64_t start = (desc & 0x3fff) << 4, lbo = ((desc >> 16) & 0x3fff) << 4, sbo = ((desc >> 32) & 0x3fff) << 4;
+  float v;
+  std::memcpy(&v, ts_smem + start + row / 8 * sbo + k / 4 * lbo + row % 8 * 16 + k % 4 * 4, 4);
+  return v;
+}
+inline void emu_wgmma_tf32(float* d, uint64_t da, uint64_t db, int n) {
+  const unsigned t = threadIdx.x, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;
+  for (int j = 0; j < n / 8; ++j)
+    for (int c = 0; c < 4; ++c) {
+      const unsigned row = 16 * w + g + (c >= 2 ? 8 : 0), col = 8 * j + 2 * q + (c & 1);
+      float acc = d[4 * j + c];
+      for (unsigned k = 0; k < 8; ++k) acc += emu_desc_tf32(da, row, k) * emu_desc_tf32(db, col, k);
+      d[4 * j + c] = acc;
+    }
+}
+
+// ldmatrix: every lane posts its row address, then takes its words from
+// the rows of the 8 x 8 matrices of its warp (the prelude's comment gives
+// the layout); like the MMAs, called by every thread of the block together.
+inline const void* emu_ldsm_rows[1024];
+template <int N, bool Trans>
+void emu_ldsm(uint32_t* r, const void* p) {
+  const unsigned t = threadIdx.x, warp = t & ~31u, lane = t & 31u, g = lane / 4, q = lane % 4;
+  emu_ldsm_rows[t] = p;
+  __syncthreads();
+  for (int j = 0; j < N; ++j) {
+    if (!Trans) {
+      std::memcpy(&r[j], static_cast<const unsigned char*>(emu_ldsm_rows[warp + 8 * j + g]) + 4 * q, 4);
+    } else {
+      uint16_t lo, hi;
+      std::memcpy(&lo, static_cast<const unsigned char*>(emu_ldsm_rows[warp + 8 * j + 2 * q]) + 2 * g, 2);
+      std::memcpy(&hi, static_cast<const unsigned char*>(emu_ldsm_rows[warp + 8 * j + 2 * q + 1]) + 2 * g, 2);
+      r[j] = static_cast<uint32_t>(lo) | static_cast<uint32_t>(hi) << 16;
+    }
+  }
+  __syncthreads();
+}
+inline void ts_ldsm_x4(uint32_t* r, const void* p) { emu_ldsm<4, false>(r, p); }
+inline void ts_ldsm_x4_trans(uint32_t* r, const void* p) { emu_ldsm<4, true>(r, p); }
+inline void ts_ldsm_x2(uint32_t* r, const void* p) { emu_ldsm<2, false>(r, p); }
+inline void ts_ldsm_x2_trans(uint32_t* r, const void* p) { emu_ldsm<2, true>(r, p); }
 
 inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
 inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }

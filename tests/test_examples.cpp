@@ -51,10 +51,10 @@ puzzles::RunBuffers unpack(const puzzles::RunBuffers& packed, const puzzles::Siz
 
 }  // namespace
 
-TEST_CASE("the examples are eight kernels apart from the twelve puzzles, found by id", "[examples]") {
+TEST_CASE("the examples are nine kernels apart from the twelve puzzles, found by id", "[examples]") {
   CHECK(puzzles::all_puzzles().size() == 12);
   const auto& all = puzzles::all_examples();
-  REQUIRE(all.size() == 8);
+  REQUIRE(all.size() == 9);
   std::set<std::string> ids;
   for (const puzzles::Puzzle& e : all) {
     INFO(e.id);
@@ -142,8 +142,8 @@ TEST_CASE("E2 then E3 is exact for rows already on the quantization grid", "[exa
   for (int64_t i = 0; i < x.numel(); ++i) REQUIRE(y.output.as<uint16_t>()[i] == x.as<uint16_t>()[i]);
 }
 
-TEST_CASE("E4 fused and split-K equal the unfused baseline (E3, then the product) within 2e-2", "[examples]") {
-  for (const char* id : {"e4_fused", "e4_splitk"}) {
+TEST_CASE("E4 fused, split-K and rows equal the unfused baseline (E3, then the product) within 2e-2", "[examples]") {
+  for (const char* id : {"e4_fused", "e4_splitk", "e4_rows"}) {
     const puzzles::Puzzle& e4 = example(id);
     for (const puzzles::SizeSet& set : e4.sets) {
       if (set.large) continue;

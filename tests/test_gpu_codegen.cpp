@@ -256,7 +256,13 @@ TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with
   const std::string e4 = puzzle_cuda("e4_fused", "canonical");
   CHECK(has(e4, "ts_mma_bf16(&r"));
   CHECK(has(e4, "ts_cp_async16(ts_dst"));
-  CHECK(has(e4, "ts_pack2(reinterpret_cast"));
+  // Its transposed A operand comes by ldmatrix.trans (issue 16); without
+  // ldmatrix, as pairs of 16-bit shared loads.
+  CHECK(has(e4, "ts_ldsm_x4_trans(fa[i]"));
+  CHECK_FALSE(has(e4, "ts_pack2(reinterpret_cast"));
+  tl::gpu::CodegenOptions no_ldmatrix;
+  no_ldmatrix.ldmatrix = false;
+  CHECK(has(puzzle_cuda("e4_fused", "canonical", no_ldmatrix), "ts_pack2(reinterpret_cast"));
   // Its packed words, scales and minima are read one iteration ahead.
   CHECK(has(e4, "[0] = pf"));
   // E1: three staged loads (A once for both dots, then each half of B).

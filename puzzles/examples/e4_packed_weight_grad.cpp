@@ -1,7 +1,12 @@
 // Example E4 — weight gradient straight from packed activations: the E3
-// unpack fused into the product dW = dY^T @ X. Two kernels: "e4_fused" (one
-// program per dW tile walks all of K) and "e4_splitk" (K cut into SPLIT_K
-// slices along grid axis 2, partial tiles added with atomic_add).
+// unpack fused into the product dW = dY^T @ X. Three kernels: "e4_fused" (one
+// program per dW tile walks all of K), "e4_splitk" (K cut into SPLIT_K
+// slices along grid axis 2, partial tiles added with atomic_add) and
+// "e4_rows" (issue 16: a program owns ROW_BLOCKS x BM rows of dW, all of
+// COUT at the benchmark sizes, so each X tile is dequantized once instead of
+// once per BM-row block; split-K as e4_splitk).
+#include <vector>
+
 #include "examples/example_common.h"
 #include "examples/example_defs.h"
 #include "tl.h"
@@ -49,33 +54,79 @@ Tolerance:   2e-2 relative (bf16 dot inputs; float atomics add in any order)
 Benchmark:   K = 8192 (SPLIT_K = 8) and K = 100864 (SPLIT_K = 16), CIN = COUT = 768
 )";
 
+constexpr const char* kStatementRows = R"(Example E4 - weight gradient from packed activations, X dequantized once (e4_rows)
+
+E4 (dW = dY^T @ X with X unpacked from the E2 format in registers) in the
+decomposition that unpacks and dequantizes each X tile once: program
+(i, j, s) owns ROW_BLOCKS x BM rows of dW (all of COUT when ROW_BLOCKS * BM
+>= COUT) and BN columns, for slice s of K (SPLIT_K slices, each a multiple
+of BK long). Per K step it dequantizes the [BK, BN] X tile once and feeds it
+to ROW_BLOCKS dots, one per BM-row block of dY^T, each with its own
+accumulator; the partial tiles are added into dW with atomic_add. With
+BM = 64 and ROW_BLOCKS = 1 this is e4_splitk; e4_fused dequantizes each X
+tile COUT / BM times.
+
+Inputs:      dY: bf16[K, COUT], P: i32[K*G, NWORDS], S: bf16[K*G], Mn: bf16[K*G]
+Output:      dW: f32[COUT, CIN], zero before the launch
+Parameters:  (dY, P, S, Mn, dW, K, COUT, CIN | GROUP, BITS | BM, BN, BK, ROW_BLOCKS, SPLIT_K)
+Grid:        (cdiv(COUT, ROW_BLOCKS * BM), CIN / BN, SPLIT_K); dW[o, c] gets partial sums
+             from (o / (ROW_BLOCKS * BM), c / BN, s) for every s; s = 0 is named its owner
+Tolerance:   2e-2 relative (bf16 dot inputs; float atomics add in any order)
+Benchmark:   K = 8192 and K = 100864, CIN = COUT = 768, BM = 256, ROW_BLOCKS = 3, BN = 32, BK = 32
+)";
+
+// Where a program's BN columns of X come from: one group's packed rows
+// (BN divides GROUP, so the tile lies in one group), the words covering the
+// columns, and the shift of each value within its word.
+struct PackedColumns {
+  tl::Tensor groups, group, words, bit_shifts;
+  int VPW, NWORDS, QMAX;
+};
+
+PackedColumns packed_columns(tl::Int CIN, int GROUP, int BITS, int BN) {
+  const int VPW = 32 / BITS;
+  auto first_col = tl::program_id(1) * BN;
+  return {CIN / GROUP, first_col / GROUP, (first_col % GROUP) / VPW + tl::arange(0, BN / VPW),
+          tl::arange(0, VPW) * BITS, VPW, GROUP / VPW, (1 << BITS) - 1};
+}
+
+// X[ks, the program's BN columns], unpacked and dequantized to bf16; rows
+// with k_ok false are exactly 0.
+tl::Tensor dequantized_tile(tl::Ptr P, tl::Ptr S, tl::Ptr Mn, const PackedColumns& c, const tl::Tensor& ks,
+                            const tl::Tensor& k_ok, int BK, int BN) {
+  auto packed_rows = ks * c.groups + c.group;
+  auto packed = tl::load(P + packed_rows.col() * c.NWORDS + c.words.row(), k_ok.col(), 0);  // [BK, BN / VPW]
+  auto codes = tl::reshape((tl::expand_dims(packed, 2) >> c.bit_shifts) & c.QMAX, {BK, BN});  // mask after >>
+  auto scale = tl::load(S + packed_rows, k_ok, 0.0f).to(tl::f32);
+  auto xmin = tl::load(Mn + packed_rows, k_ok, 0.0f).to(tl::f32);
+  // fma: one rounding on both back ends; padded rows are exactly 0.
+  return tl::fma(codes.to(tl::f32), scale.col(), xmin.col()).to(tl::bf16);
+}
+
 // dW tile += dY[k_lo:k_hi]^T @ X[k_lo:k_hi] for the program's tile, unpacking
 // X from the packed words in registers.
 tl::Tensor weight_grad_tile(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Int COUT, tl::Int CIN, const tl::Tensor& k_lo, const tl::Tensor& k_hi, int GROUP, int BITS, int BM, int BN,
                             int BK) {
-  const int VPW = 32 / BITS, NWORDS = GROUP / VPW, QMAX = (1 << BITS) - 1;
   auto outs = tl::program_id(0) * BM + tl::arange(0, BM);
   auto out_ok = outs < COUT;
-  auto first_col = tl::program_id(1) * BN;  // BN divides GROUP: the tile lies in one group
-  auto groups = CIN / GROUP;
-  auto group = first_col / GROUP;
-  auto words = (first_col % GROUP) / VPW + tl::arange(0, BN / VPW);  // the words of the tile's columns
-  auto bit_shifts = tl::arange(0, VPW) * BITS;
+  const PackedColumns cols = packed_columns(CIN, GROUP, BITS, BN);
   auto acc = tl::zeros({BM, BN}, tl::f32);
   for (auto k : tl::range(k_lo, k_hi, BK)) {
     auto ks = k + tl::arange(0, BK);
     auto k_ok = ks < k_hi;
     auto dy = tl::load(dY + ks.col() * COUT + outs.row(), k_ok.col() & out_ok.row(), 0.0f);  // [BK, BM]
-    auto packed_rows = ks * groups + group;
-    auto packed = tl::load(P + packed_rows.col() * NWORDS + words.row(), k_ok.col(), 0);  // [BK, BN / VPW]
-    auto codes = tl::reshape((tl::expand_dims(packed, 2) >> bit_shifts) & QMAX, {BK, BN});  // mask after >>
-    auto scale = tl::load(S + packed_rows, k_ok, 0.0f).to(tl::f32);
-    auto xmin = tl::load(Mn + packed_rows, k_ok, 0.0f).to(tl::f32);
-    // fma: one rounding on both back ends; padded rows are exactly 0.
-    auto x = tl::fma(codes.to(tl::f32), scale.col(), xmin.col()).to(tl::bf16);
+    auto x = dequantized_tile(P, S, Mn, cols, ks, k_ok, BK, BN);
     acc = tl::dot(tl::trans(dy), x, acc);
   }
   return acc;
+}
+
+// The K slice of program_id(2): a whole number of BK steps long; the last
+// ones may be short or empty.
+std::pair<tl::Tensor, tl::Tensor> k_slice(tl::Int K, int BK, int SPLIT_K) {
+  auto slice = tl::cdiv(K, SPLIT_K * BK) * BK;
+  auto k_lo = tl::program_id(2) * slice;
+  return {k_lo, tl::minimum(k_lo + slice, K)};
 }
 
 void fused_kernel(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Ptr dW, tl::Int K, tl::Int COUT, tl::Int CIN,
@@ -88,14 +139,39 @@ void fused_kernel(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Ptr dW, tl::
 
 void split_k_kernel(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Ptr dW, tl::Int K, tl::Int COUT, tl::Int CIN,
                     tl::Const GROUP, tl::Const BITS, tl::Const BM, tl::Const BN, tl::Const BK, tl::Const SPLIT_K) {
-  // Slices a whole number of BK steps long; the last ones may be short or empty.
-  auto slice = tl::cdiv(K, SPLIT_K * BK) * BK;
-  auto k_lo = tl::program_id(2) * slice;
-  auto k_hi = tl::minimum(k_lo + slice, K);
+  auto [k_lo, k_hi] = k_slice(K, BK, SPLIT_K);
   auto acc = weight_grad_tile(dY, P, S, Mn, COUT, CIN, k_lo, k_hi, GROUP, BITS, BM, BN, BK);
   auto outs = tl::program_id(0) * BM + tl::arange(0, BM);
   auto cols = tl::program_id(1) * BN + tl::arange(0, BN);
   tl::atomic_add(dW + outs.col() * CIN + cols.row(), acc, (outs < COUT).col());
+}
+
+void rows_kernel(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Ptr dW, tl::Int K, tl::Int COUT, tl::Int CIN,
+                 tl::Const GROUP, tl::Const BITS, tl::Const BM, tl::Const BN, tl::Const BK, tl::Const ROW_BLOCKS,
+                 tl::Const SPLIT_K) {
+  auto [k_lo, k_hi] = k_slice(K, BK, SPLIT_K);
+  const PackedColumns cols = packed_columns(CIN, GROUP, BITS, BN);
+  // One accumulator per BM-row block; reserved so no Tensor moves once the
+  // loop has started assigning them (each is loop-carried).
+  std::vector<tl::Tensor> outs, accs;
+  outs.reserve(static_cast<size_t>(ROW_BLOCKS));
+  accs.reserve(static_cast<size_t>(ROW_BLOCKS));
+  for (int r = 0; r < ROW_BLOCKS; ++r) {
+    outs.push_back((tl::program_id(0) * ROW_BLOCKS + r) * BM + tl::arange(0, BM));
+    accs.push_back(tl::zeros({BM, BN}, tl::f32));
+  }
+  for (auto k : tl::range(k_lo, k_hi, BK)) {
+    auto ks = k + tl::arange(0, BK);
+    auto k_ok = ks < k_hi;
+    auto x = dequantized_tile(P, S, Mn, cols, ks, k_ok, BK, BN);  // once for all ROW_BLOCKS dots
+    for (int r = 0; r < ROW_BLOCKS; ++r) {
+      auto dy = tl::load(dY + ks.col() * COUT + outs[r].row(), k_ok.col() & (outs[r] < COUT).row(), 0.0f);  // [BK, BM]
+      accs[r] = tl::dot(tl::trans(dy), x, accs[r]);
+    }
+  }
+  auto columns = tl::program_id(1) * BN + tl::arange(0, BN);
+  for (int r = 0; r < ROW_BLOCKS; ++r)
+    tl::atomic_add(dW + outs[r].col() * CIN + columns.row(), accs[r], (outs[r] < COUT).col());
 }
 
 std::vector<double> reference(const SizeSet& s, const std::vector<tl::Buffer>& in) {
@@ -142,6 +218,19 @@ std::vector<SizeSet> sets(int64_t split_small, int64_t split_bench, int64_t spli
           set("bench_k100864", 100864, 768, 768, 64, 64, 32, split_large, "benchmark size, K = 100864 (GPU)", true)};
 }
 
+// e4_rows' sets: each program covers ROW_BLOCKS x BM rows of dW.
+SizeSet rows_set(std::string name, int64_t k, int64_t cout, int64_t cin, int64_t bm, int64_t bn, int64_t bk,
+                 int64_t row_blocks, int64_t split_k, std::string stresses, bool large = false) {
+  return examples::make_set(std::move(name), {{"K", k}, {"COUT", cout}, {"CIN", cin}}, {{"GROUP", 256}, {"BITS", 2}},
+                            {{"BM", bm}, {"BN", bn}, {"BK", bk}, {"ROW_BLOCKS", row_blocks}, {"SPLIT_K", split_k}},
+                            std::move(stresses),
+                            [](const SizeSet& s) {
+                              return std::array<int64_t, 3>{examples::cdiv(s["COUT"], s["BM"] * s["ROW_BLOCKS"]),
+                                                            s["CIN"] / s["BN"], s["SPLIT_K"]};
+                            },
+                            large);
+}
+
 Puzzle common(std::string id, std::string title, const char* statement) {
   Puzzle p = examples::example_puzzle(std::move(id), std::move(title), statement, 2e-2);
   p.inputs = {{"dY", tl::bf16, dims({"K", "COUT"})},
@@ -179,6 +268,26 @@ Puzzle make_e4_split_k() {
   Puzzle p = common("e4_splitk", "Weight gradient from packed activations, split-K with atomic_add", kStatementSplitK);
   p.output.zero_init = true;
   p.sets = sets(2, 8, 16);
+  p.solution = p.stub = &kernel;
+  return p;
+}
+
+Puzzle make_e4_rows() {
+  static const tl::KernelDef kernel(
+      "e4_weight_grad_rows", rows_kernel,
+      {"dY", "P", "S", "Mn", "dW", "K", "COUT", "CIN", "GROUP", "BITS", "BM", "BN", "BK", "ROW_BLOCKS", "SPLIT_K"});
+  Puzzle p = common("e4_rows", "Weight gradient from packed activations, each X tile dequantized once", kStatementRows);
+  p.output.zero_init = true;
+  p.owner = [](const SizeSet& s, const std::vector<int64_t>& i) {
+    return std::array<int64_t, 3>{i[0] / (s["BM"] * s["ROW_BLOCKS"]), i[1] / s["BN"], 0};
+  };
+  // 8 warps at the benchmark blocks: three [256, 32] f32 accumulators are
+  // 96 registers a thread (192 at 4 warps, which spill).
+  p.sets = {rows_set("canonical", 64, 64, 256, 32, 32, 16, 2, 2, "all of COUT in one program; two K slices"),
+            rows_set("e4a", 72, 80, 512, 32, 64, 32, 2, 3, "COUT past one program's rows (a second, partly masked); K tails"),
+            rows_set("e4b", 40, 24, 768, 32, 64, 32, 3, 1, "COUT below one row block; three groups; one K slice"),
+            rows_set("bench", 8192, 768, 768, 256, 32, 32, 3, 11, "benchmark size, K = 8192 (GPU)", true),
+            rows_set("bench_k100864", 100864, 768, 768, 256, 32, 32, 3, 11, "benchmark size, K = 100864 (GPU)", true)};
   p.solution = p.stub = &kernel;
   return p;
 }

@@ -1,0 +1,241 @@
+// Issue 16's code-generation options for the bench's autotuner: persistent
+// (grid-stride) kernels and the pipeline's stage count. What they generate
+// and that NVRTC takes it here (CI has no GPU); what they compute is checked
+// by compiling the kernels as host C++ (gpu_host_runner.h) against the
+// interpreter.
+#ifdef TILESCOPE_HAVE_GPU
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "bench_cases.h"
+#include "codegen.h"
+#include "gpu_compare.h"
+#include "gpu_host_runner.h"
+#include "harness.h"
+#include "inputs.h"
+#include "nvrtc_compiler.h"
+#include "registry.h"
+#include "tl.h"
+
+namespace {
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+struct Built {
+  const puzzles::Puzzle* p;
+  const puzzles::SizeSet* set;
+  puzzles::RunBuffers bufs;
+  std::shared_ptr<const tl::ir::Kernel> ir;
+};
+
+Built build(const char* id, const char* set_name) {
+  Built b{puzzles::find_puzzle(id), nullptr, {}, nullptr};
+  REQUIRE(b.p);
+  b.set = puzzles::find_set(*b.p, set_name);
+  REQUIRE(b.set);
+  b.bufs = puzzles::make_buffers(*b.p, *b.set, 0);
+  b.ir = tl::build_ir(*b.p->solution, puzzles::launch_args(*b.set, b.bufs));
+  return b;
+}
+
+tl::gpu::CodegenOptions persistent_over(tl::Grid g, int warps = 4) {
+  tl::gpu::CodegenOptions cg;
+  cg.num_warps = warps;
+  cg.persistent_grid[0] = g.x;
+  cg.persistent_grid[1] = g.y;
+  cg.persistent_grid[2] = g.z;
+  return cg;
+}
+
+std::string body_of(const std::string& source) { return source.substr(source.find("__global__")); }
+
+// Runs the puzzle's solution on the interpreter and as a persistent kernel
+// over `blocks` blocks (emulated), and compares every buffer.
+void check_persistent(const char* id, const char* set_name, int64_t blocks, int warps) {
+  Built b = build(id, set_name);
+  const tl::Grid logical = puzzles::grid_for(*b.set);
+  INFO(id << " set " << set_name << ": " << logical.count() << " programs over " << blocks << " blocks, " << warps
+          << " warps");
+  puzzles::RunBuffers ib = puzzles::make_buffers(*b.p, *b.set, 1), eb = puzzles::make_buffers(*b.p, *b.set, 1);
+  tl::run(*b.p->solution, logical, puzzles::launch_args(*b.set, ib));
+  const std::vector<tl::Arg> args = puzzles::launch_args(*b.set, eb);
+  auto ir = tl::build_ir(*b.p->solution, args);
+  gpu_host::HostKernel k(*ir, tl::gpu::lower(*ir, persistent_over(logical, warps)));
+  k.run({blocks, 1, 1}, args);
+  auto check = [&](const tl::Buffer& want, const tl::Buffer& got) {
+    tl::gpu::BufferDiff d = tl::gpu::diff_buffers(want, got, tl::gpu::tolerance_for(*ir, want.dtype()));
+    INFO("buffer " << want.name() << ": " << d.str());
+    CHECK(d.pass);
+  };
+  check(ib.output, eb.output);
+  for (size_t i = 0; i < ib.extra_outputs.size(); ++i) check(ib.extra_outputs[i], eb.extra_outputs[i]);
+}
+
+}  // namespace
+
+TEST_CASE("a persistent kernel walks the logical grid and reads program ids from it", "[gpu][codegen]") {
+  Built e2 = build("e2", "canonical");
+  const tl::Grid g = puzzles::grid_for(*e2.set);
+  const tl::gpu::LoweredKernel plain = tl::gpu::lower(*e2.ir), walk = tl::gpu::lower(*e2.ir, persistent_over(g));
+  const std::string body = body_of(walk.source);
+  CHECK(has(body, "for (int64_t ts_prog = blockIdx.x; ts_prog < " + std::to_string(g.count()) + "LL; ts_prog += gridDim.x)"));
+  CHECK(has(body, "(int32_t)ts_pid_x"));
+  CHECK_FALSE(has(body, "(int32_t)blockIdx.x"));
+  CHECK(has(body_of(plain.source), "(int32_t)blockIdx.x"));
+  CHECK(walk.name == plain.name + "_persistent");
+  CHECK(walk.params == plain.params);  // same arguments: the logical grid is compiled in
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(walk.source, walk.name, tl::gpu::CompileOptions{}, ""));
+  // A grid of three axes: each is decoded from the linear program number.
+  Built mm = build("11", "canonical");
+  const tl::Grid mg = puzzles::grid_for(*mm.set);
+  const tl::gpu::LoweredKernel mw = tl::gpu::lower(*mm.ir, persistent_over(mg));
+  CHECK(has(mw.source, "ts_pid_z = (unsigned)(ts_prog / " + std::to_string(mg.x * mg.y) + ")"));
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(mw.source, mw.name, tl::gpu::CompileOptions{}, ""));
+}
+
+TEST_CASE("code-generation options out of range are refused with the reason", "[gpu][codegen]") {
+  Built e2 = build("e2", "canonical");
+  tl::gpu::CodegenOptions cg;
+  cg.persistent_grid[0] = 4;  // y and z left 0
+  CHECK_THROWS_WITH(tl::gpu::lower(*e2.ir, cg), Catch::Contains("logical grid needs every axis >= 1"));
+  tl::gpu::CodegenOptions stages;
+  stages.num_stages = 1;
+  CHECK_THROWS_WITH(tl::gpu::lower(*e2.ir, stages), Catch::Contains("num_stages must be 0 (automatic) or 2 to 4"));
+}
+
+TEST_CASE("the pipeline's stage count follows num_stages", "[gpu][codegen]") {
+  Built mm = build("11", "11b");
+  auto source = [&](int stages) {
+    tl::gpu::CodegenOptions cg;
+    cg.num_stages = stages;
+    return tl::gpu::lower(*mm.ir, cg).source;
+  };
+  // Iterations in flight = stages - 1: wait for all but the newest stages - 2 groups.
+  CHECK(has(source(2), "ts_cp_async_wait_all();"));
+  CHECK_FALSE(has(source(2), "ts_cp_async_wait_1();"));
+  CHECK(has(source(3), "ts_cp_async_wait_1();"));
+  const std::string four = source(4);
+  CHECK(has(four, "ts_cp_async_wait_2();"));
+  CHECK(has(four, ") % 4)"));  // the stage a copy lands in cycles through four
+  const tl::gpu::LoweredKernel k4 = [&] {
+    tl::gpu::CodegenOptions cg;
+    cg.num_stages = 4;
+    return tl::gpu::lower(*mm.ir, cg);
+  }();
+  CHECK(k4.smem_bytes > tl::gpu::lower(*mm.ir).smem_bytes);
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(k4.source, k4.name, tl::gpu::CompileOptions{}, ""));
+}
+
+TEST_CASE("emulated: persistent kernels compute what one block per program computes", "[gpu][emulated]") {
+  // Fewer blocks than programs, not dividing them: every block walks several
+  // programs, the last ones a different number; shared memory is reused
+  // between programs (E3's and the reductions' scratch, p11's pipeline).
+  check_persistent("e2", "canonical", 3, 2);
+  check_persistent("e3", "canonical", 3, 2);
+  check_persistent("e5_fwd", "canonical", 2, 4);
+  check_persistent("7", "canonical", 3, 4);
+  check_persistent("11", "11b", 3, 4);
+  check_persistent("e4_rows", "e4a", 5, 4);
+}
+
+TEST_CASE("emulated: dots at two and four pipeline stages compute what the interpreter computes", "[gpu][emulated]") {
+  for (const char* id : {"11", "e1_v1", "e4_fused"}) {
+    const puzzles::Puzzle& p = *puzzles::find_puzzle(id);
+    const puzzles::SizeSet& set = p.sets.at(1);  // the sets with tails
+    for (int stages : {2, 4}) {
+      INFO(id << " set " << set.name << ", " << stages << " stages");
+      puzzles::RunBuffers ib = puzzles::make_buffers(p, set, 2), eb = puzzles::make_buffers(p, set, 2);
+      tl::run(*p.solution, puzzles::grid_for(set), puzzles::launch_args(set, ib));
+      const std::vector<tl::Arg> args = puzzles::launch_args(set, eb);
+      auto ir = tl::build_ir(*p.solution, args);
+      tl::gpu::CodegenOptions cg;
+      cg.num_stages = stages;
+      gpu_host::HostKernel k(*ir, tl::gpu::lower(*ir, cg));
+      k.run(puzzles::grid_for(set), args);
+      tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib.output, eb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
+      INFO(d.str());
+      CHECK(d.pass);
+    }
+  }
+}
+
+TEST_CASE("the autotuner's block variants are complete block sets of their case", "[gpu][bench]") {
+  for (const tl::gpu::BenchCase& c : tl::gpu::anchor_cases()) {
+    // The cases compared with Triton keep its blocks.
+    if (!c.triton_row.empty()) CHECK(c.block_variants.empty());
+    for (const puzzles::Params& b : c.block_variants) {
+      INFO(c.name << ": " << b.str() << " against " << c.set.blocks.str());
+      REQUIRE(b.values().size() == c.set.blocks.values().size());
+      for (size_t i = 0; i < b.values().size(); ++i) CHECK(b.values()[i].first == c.set.blocks.values()[i].first);
+    }
+  }
+}
+
+namespace {
+
+// E1 at a bench case's blocks on a small problem with tails on every axis.
+tl::gpu::BenchCase e1_small(const char* name) {
+  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
+    if (c.name == name) {
+      c.set.sizes = {{"M", 70}, {"N", 100}, {"K", 80}};
+      return c;
+    }
+  FAIL("no bench case " << name);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor", "[gpu][codegen]") {
+  tl::gpu::CodegenOptions cg;
+  cg.wgmma = true;
+  for (auto [name, warps] : {std::pair{"e1_v1", 4}, std::pair{"e1_v1_128", 8}}) {
+    const tl::gpu::BenchCase c = e1_small(name);
+    puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+    auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+    cg.num_warps = warps;
+    INFO(name << " at " << warps << " warps");
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+    const std::string body = body_of(k.source);
+    CHECK(has(body, "ts_wgmma_tf32_n64(r"));
+    CHECK(has(body, "ts_fence_proxy_async();"));
+    CHECK(has(body, "ts_wgmma_wait0();"));
+    CHECK_FALSE(has(body, "ts_mma_tf32(&r"));
+    CHECK_FALSE(has(body, "ts_ldsm_x4("));
+    // Core matrices: BK = 32 floats a row, so 8-row groups are 1024 bytes apart.
+    CHECK(has(body, "ts_wgmma_desc(sb + 64, 128, 1024)"));
+    // ptxas takes it for sm_90a (CI has no GPU to run it).
+    CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+  }
+  // p11's B has n along its rows (tf32 wgmma reads K-major operands only) and
+  // E4's dots are bf16: both keep mma.sync.
+  tl::gpu::CodegenOptions four;
+  four.wgmma = true;
+  CHECK_FALSE(has(tl::gpu::lower(*build("11", "11b").ir, four).source, "ts_wgmma_tf32_n"));
+  CHECK_FALSE(has(tl::gpu::lower(*build("e4_fused", "canonical").ir, four).source, "ts_wgmma_tf32_n"));
+}
+
+TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][emulated]") {
+  for (auto [name, warps] : {std::pair{"e1_v1", 4}, std::pair{"e1_v1_128", 8}}) {
+    const tl::gpu::BenchCase c = e1_small(name);
+    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps");
+    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
+    const tl::Grid grid = puzzles::grid_for(c.set);
+    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
+    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, eb);
+    auto ir = tl::build_ir(*c.puzzle->solution, args);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    cg.wgmma = true;
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+    REQUIRE(has(k.source, "ts_wgmma_tf32_n64(r"));
+    gpu_host::HostKernel h(*ir, k);
+    h.run(grid, args);
+    tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib.output, eb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
+    INFO(d.str());
+    CHECK(d.pass);
+  }
+}
+
+#endif  // TILESCOPE_HAVE_GPU
