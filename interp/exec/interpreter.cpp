@@ -106,17 +106,25 @@ void build_trace_header(Trace& t, const ir::Kernel& k, const LaunchState& L, con
   }
 }
 
-// Threads pay off only when there is enough work to share: starting and
-// joining them costs tens of microseconds, more on a busy machine. The
-// estimate counts each step's lanes once (loop bodies once too).
+// Threads pay off only when there is enough work to share: waking the
+// pool's threads and merging costs microseconds. The estimate counts each
+// step's lanes once.
 int worker_count(const RunOptions& opt, int64_t programs, const Plan& plan) {
   int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int n = opt.threads > 0 ? opt.threads : hw;
   if (opt.threads == 0) {
+    // A loop's body runs an unknown number of times: a kernel with a loop
+    // is taken to have work enough (conv2d's 64 programs of 256 iterations
+    // each ran on one thread when its body was counted once). Waking the
+    // pool's threads costs microseconds, so the bar is low.
     int64_t lanes = 0;
-    for (const Step& s : plan.steps) lanes += s.n;
-    constexpr int64_t kMinParallelLanes = int64_t{1} << 17;
-    if (lanes * programs < kMinParallelLanes) n = 1;
+    bool loops = false;
+    for (const Step& s : plan.steps) {
+      lanes += s.n;
+      loops |= s.op == ir::Op::For || s.op == ir::Op::While;
+    }
+    constexpr int64_t kMinParallelLanes = int64_t{1} << 15;
+    if (!loops && lanes * programs < kMinParallelLanes) n = 1;
   }
   return static_cast<int>(std::min<int64_t>(n, programs));
 }
