@@ -13,12 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "build_error_fixture.h"
 #include "error.h"
 #include "interpreter.h"
 #include "tl.h"
 
 namespace {
 
+using build_error_fixture::check_error;
+using build_error_fixture::g_line;
+using build_error_fixture::specialize_error;
 using tl::DType;
 
 struct P {
@@ -27,7 +31,6 @@ struct P {
   const tl::Ptr& z;
 };
 std::function<void(const P&)> g_body;
-int g_line = 0;
 void kernel(tl::Ptr x, tl::Ptr y, tl::Ptr z) { g_body(P{x, y, z}); }
 
 tl::RunResult launch(std::function<void(const P&)> fn, tl::Buffer& x, tl::Buffer& y, tl::Buffer& z) {
@@ -38,22 +41,8 @@ tl::RunResult launch(std::function<void(const P&)> fn, tl::Buffer& x, tl::Buffer
 
 std::optional<tl::BuildError> build_error(std::function<void(const P&)> fn, DType x = DType::f32) {
   g_body = std::move(fn);
-  g_line = -1;
   tl::KernelDef k("math", kernel, {"x", "y", "z"});
-  try {
-    k.specialize(tl::Specialization{{x, DType::f32, DType::f32}, {0, 0, 0}});
-  } catch (const tl::BuildError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
-
-void check_error(const std::optional<tl::BuildError>& e, const std::vector<std::string>& words) {
-  REQUIRE(e.has_value());
-  INFO(e->what());
-  for (const std::string& w : words) CHECK(e->message().find(w) != std::string::npos);
-  CHECK(static_cast<int>(e->loc().line) == g_line);
-  CHECK(e->loc().file.find("test_math_ops.cpp") != std::string::npos);
+  return specialize_error(k, tl::Specialization{{x, DType::f32, DType::f32}, {0, 0, 0}});
 }
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
