@@ -160,6 +160,15 @@ TEST_CASE("div_rn and fdiv divide like IEEE division; div_rn wants f32") {
               {"both operands of fdiv must be floats"});
 }
 
+TEST_CASE("sqrt_rn is the correctly rounded square root; it wants f32, as div_rn") {
+  // kIn holds negatives (NaN then), -0.0, 1e-30 and 40.
+  check_unary([](const tl::Tensor& x) { return tl::sqrt_rn(x); }, [](float v) { return std::sqrt(v); }, "sqrt_rn");
+  check_error(build_error([](const P& p) { g_line = __LINE__; (void)tl::sqrt_rn(tl::load(p.x + 0)); }, DType::f16),
+              {"sqrt_rn needs an f32 tile", "f16", ".to(tl::f32)"});
+  check_error(build_error([](const P& p) { g_line = __LINE__; (void)tl::sqrt_rn(tl::load(p.x + 0)); }, DType::f64),
+              {"sqrt_rn needs an f32 tile", "f64"});
+}
+
 TEST_CASE("umulhi gives the high half of the unsigned product for i32, u32 and i64") {
   for (DType d : {DType::i32, DType::u32, DType::i64}) {
     tl::Buffer x("x", d, {4}), y("y", d, {4}), z("z", d, {4});
