@@ -44,8 +44,10 @@ class HostKernel {
     const std::string source = k.source + wrapper();
     std::ofstream(src) << source;
     const std::string emulation = std::string(TILESCOPE_SOURCE_DIR) + "/tests/gpu_host_emulation.h";
-    const std::string compiler = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -ffp-contract=off -w -shared -fPIC -I'" +
-                                 tl::gpu::default_cuda_include_dir() + "' -include '" + emulation + "'";
+    const std::string flags = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -ffp-contract=off -w -fPIC -I'" +
+                              tl::gpu::default_cuda_include_dir() + "'";
+    static const std::string include = precompiled(flags, emulation);
+    const std::string compiler = flags + " -shared -include '" + include + "'";
     // The cache key: everything the library is made of, but the file names.
     const std::string key = compiler + "\n" + read(emulation) + "\n" + source;
     if (!cached(key, lib)) {
@@ -108,6 +110,28 @@ class HostKernel {
     std::ostringstream s;
     s << std::hex << h;
     return s.str();
+  }
+  // The emulation header to -include, precompiled: parsing it (CUDA's
+  // half and bfloat16 headers, <barrier>) is half of each kernel's compile.
+  // A copy in the cache folder named by its text and the flags, with the
+  // .gch beside it, where g++ looks for one; the header itself where that
+  // cannot be made (g++ then parses it, as before).
+  static std::string precompiled(const std::string& flags, const std::string& header) {
+    const std::filesystem::path dir = test_cache::dir("host");
+    if (dir.empty()) return header;
+    const std::string text = read(header);
+    const std::string copy = (dir / ("emulation-" + hash_name(flags + "\n" + text) + ".h")).string();
+    std::error_code ec;
+    if (std::filesystem::exists(copy + ".gch", ec) && read(copy) == text) return copy;
+    std::filesystem::create_directories(dir, ec);
+    const std::string mine = "." + std::to_string(::getpid());
+    std::ofstream(copy + mine, std::ios::binary) << text;
+    std::filesystem::rename(copy + mine, copy, ec);  // the same text whoever writes it
+    if (ec) return header;
+    const std::string cmd = flags + " -x c++-header '" + copy + "' -o '" + copy + ".gch" + mine + "' > /dev/null 2>&1";
+    if (std::system(cmd.c_str()) != 0) return header;
+    std::filesystem::rename(copy + ".gch" + mine, copy + ".gch", ec);
+    return ec ? header : copy;
   }
   // A hit is copied to `lib`, the fresh path this kernel loads, as a
   // compile would have written it: nothing is shared with another load.
