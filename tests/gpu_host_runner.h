@@ -3,13 +3,20 @@
 // every block is run with one std::thread per CUDA thread. Launch arguments
 // are packed by the GPU runtime's own KernelArgs, with host pointers in
 // place of device pointers, straight into the host buffers.
+//
+// The compiled libraries are cached (test_cache.h): the host compiler is
+// most of these tests' time, and CI runs them in two builds.
 #pragma once
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdint>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -18,6 +25,7 @@
 #include "codegen.h"
 #include "device_runtime.h"
 #include "nvrtc_compiler.h"
+#include "test_cache.h"
 
 namespace gpu_host {
 
@@ -33,15 +41,20 @@ class HostKernel {
     const std::string stem = k.name + "_" + std::to_string(serial++);
     files_ = {dir_ / (stem + ".cpp"), dir_ / (stem + ".so"), dir_ / (stem + ".log")};
     const fs::path &src = files_[0], &lib = files_[1], &log = files_[2];
-    std::ofstream(src) << k.source << wrapper();
-    const std::string cmd = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -ffp-contract=off -w -shared -fPIC -I'" +
-                            tl::gpu::default_cuda_include_dir() + "' -include '" + TILESCOPE_SOURCE_DIR +
-                            "/tests/gpu_host_emulation.h' '" + src.string() + "' -o '" + lib.string() + "' > '" +
-                            log.string() + "' 2>&1";
-    if (std::system(cmd.c_str()) != 0) {
-      std::ifstream in(log);
-      throw std::runtime_error("host compile of " + k.name + " failed:\n" +
-                               std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    const std::string source = k.source + wrapper();
+    std::ofstream(src) << source;
+    const std::string emulation = std::string(TILESCOPE_SOURCE_DIR) + "/tests/gpu_host_emulation.h";
+    const std::string flags = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -ffp-contract=off -w -fPIC -I'" +
+                              tl::gpu::default_cuda_include_dir() + "'";
+    static const std::string include = precompiled(flags, emulation);
+    const std::string compiler = flags + " -shared -include '" + include + "'";
+    // The cache key: everything the library is made of, but the file names.
+    const std::string key = compiler + "\n" + read(emulation) + "\n" + source;
+    if (!cached(key, lib)) {
+      const std::string cmd = compiler + " '" + src.string() + "' -o '" + lib.string() + "' > '" + log.string() + "' 2>&1";
+      if (std::system(cmd.c_str()) != 0)
+        throw std::runtime_error("host compile of " + k.name + " failed:\n" + read(log));
+      keep(key, lib);
     }
     handle_ = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle_) throw std::runtime_error(std::string("dlopen: ") + dlerror());
@@ -82,6 +95,70 @@ class HostKernel {
 
  private:
   using ThreadFn = void (*)(void**, const unsigned*, void*);
+
+  static std::string read(const std::filesystem::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+
+  // The cache (test_cache.h): <hash>.so and <hash>.key in its "host"
+  // folder, the key in full: a hit needs the same compiler command,
+  // emulation header and source, byte for byte.
+  static std::string hash_name(const std::string& key) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (unsigned char c : key) h = (h ^ c) * 1099511628211ull;
+    std::ostringstream s;
+    s << std::hex << h;
+    return s.str();
+  }
+  // The emulation header to -include, precompiled: parsing it (CUDA's
+  // half and bfloat16 headers, <barrier>) is half of each kernel's compile.
+  // A copy in the cache folder named by its text and the flags, with the
+  // .gch beside it, where g++ looks for one; the header itself where that
+  // cannot be made (g++ then parses it, as before).
+  static std::string precompiled(const std::string& flags, const std::string& header) {
+    const std::filesystem::path dir = test_cache::dir("host");
+    if (dir.empty()) return header;
+    const std::string text = read(header);
+    const std::string copy = (dir / ("emulation-" + hash_name(flags + "\n" + text) + ".h")).string();
+    std::error_code ec;
+    if (std::filesystem::exists(copy + ".gch", ec) && read(copy) == text) return copy;
+    std::filesystem::create_directories(dir, ec);
+    const std::string mine = "." + std::to_string(::getpid());
+    std::ofstream(copy + mine, std::ios::binary) << text;
+    std::filesystem::rename(copy + mine, copy, ec);  // the same text whoever writes it
+    if (ec) return header;
+    const std::string cmd = flags + " -x c++-header '" + copy + "' -o '" + copy + ".gch" + mine + "' > /dev/null 2>&1";
+    if (std::system(cmd.c_str()) != 0) return header;
+    std::filesystem::rename(copy + ".gch" + mine, copy + ".gch", ec);
+    return ec ? header : copy;
+  }
+  // A hit is copied to `lib`, the fresh path this kernel loads, as a
+  // compile would have written it: nothing is shared with another load.
+  static bool cached(const std::string& key, const std::filesystem::path& lib) {
+    const std::filesystem::path dir = test_cache::dir("host");
+    if (dir.empty()) return false;
+    const std::filesystem::path entry = dir / hash_name(key);
+    std::error_code ec;
+    if (read(entry.string() + ".key") != key) return false;
+    return std::filesystem::copy_file(entry.string() + ".so", lib, ec) && !ec;
+  }
+  // A new entry: the library first, then its key, each written under a
+  // name of this process and renamed into place (atomic), so that another
+  // process finds either no entry or a complete one.
+  void keep(const std::string& key, const std::filesystem::path& lib) const {
+    const std::filesystem::path dir = test_cache::dir("host");
+    if (dir.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const std::string entry = (dir / hash_name(key)).string();
+    const std::string mine = "." + std::to_string(::getpid()) + "." + files_[1].filename().string();
+    if (!std::filesystem::copy_file(lib, entry + ".so" + mine, ec) || ec) return;
+    std::filesystem::rename(entry + ".so" + mine, entry + ".so", ec);
+    if (ec) return;
+    std::ofstream(entry + ".key" + mine, std::ios::binary) << key;
+    std::filesystem::rename(entry + ".key" + mine, entry + ".key", ec);
+  }
 
   // Entry points appended to the kernel's source: a block's barrier, and
   // one thread's call with its ids set.

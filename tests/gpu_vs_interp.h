@@ -24,6 +24,7 @@
 #include "gpu_host_runner.h"
 #include "interpreter.h"
 #include "nvrtc_compiler.h"
+#include "test_cache.h"
 
 namespace gpu_check {
 
@@ -102,7 +103,7 @@ inline std::string nvrtc_error(const tl::KernelDef& kernel, const std::vector<tl
   tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
   if (source) *source = k.source;
   try {
-    tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, "");
+    test_cache::nvrtc_compile(k);
   } catch (const std::exception& e) {
     return e.what();
   }

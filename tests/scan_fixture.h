@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "build_error_fixture.h"
 #include "error.h"
 #include "interpreter.h"
 #include "kernel.h"
@@ -21,7 +22,7 @@ struct P {
   const tl::Ptr& z;
 };
 inline std::function<void(const P&)> g_body;
-inline int g_line = -1;  // set to __LINE__ on the kernel line a test points at
+using build_error_fixture::g_line;  // set to __LINE__ on the kernel line a test points at
 inline void kernel(tl::Ptr x, tl::Ptr y, tl::Ptr z) { g_body(P{x, y, z}); }
 
 inline tl::Buffer buffer(const char* name, tl::DType d, const std::vector<double>& v) {
@@ -58,14 +59,8 @@ inline std::optional<tl::BuildError> build_error(std::function<void(const P&)> f
                                                  std::vector<tl::DType> dtypes = {tl::DType::f32, tl::DType::f32,
                                                                                   tl::DType::f32}) {
   g_body = std::move(fn);
-  g_line = -1;
   tl::KernelDef k("k", kernel);
-  try {
-    k.specialize(tl::Specialization{dtypes, {0, 0, 0}});
-  } catch (const tl::BuildError& e) {
-    return e;
-  }
-  return std::nullopt;
+  return build_error_fixture::specialize_error(k, tl::Specialization{dtypes, {0, 0, 0}});
 }
 
 }  // namespace scan_fixture

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "build_error_fixture.h"
 #include "error.h"
 #include "findings.h"
 #include "interpreter.h"
@@ -20,6 +21,9 @@
 
 namespace {
 
+using build_error_fixture::check_error;
+using build_error_fixture::g_line;
+using build_error_fixture::specialize_error;
 using tl::DType;
 
 struct P {
@@ -28,7 +32,6 @@ struct P {
   const tl::Int& n;
 };
 std::function<void(const P&)> g_body;
-int g_line = 0;
 void kernel(tl::Ptr x, tl::Ptr y, tl::Int n) { g_body(P{x, y, n}); }
 
 tl::RunResult launch(std::function<void(const P&)> fn, tl::Buffer& x, tl::Buffer& y, tl::Grid grid = {},
@@ -42,22 +45,8 @@ tl::RunResult launch(std::function<void(const P&)> fn, tl::Buffer& x, tl::Buffer
 
 std::optional<tl::BuildError> build_error(std::function<void(const P&)> fn, DType x = DType::f32) {
   g_body = std::move(fn);
-  g_line = -1;
   tl::KernelDef k("atomics", kernel, {"x", "y", "n"});
-  try {
-    k.specialize(tl::Specialization{{x, DType::f32, DType::i32}, {0, 0, 0}});
-  } catch (const tl::BuildError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
-
-void check_error(const std::optional<tl::BuildError>& e, const std::vector<std::string>& words) {
-  REQUIRE(e.has_value());
-  INFO(e->what());
-  for (const std::string& w : words) CHECK(e->message().find(w) != std::string::npos);
-  CHECK(static_cast<int>(e->loc().line) == g_line);
-  CHECK(e->loc().file.find("test_atomics.cpp") != std::string::npos);
+  return specialize_error(k, tl::Specialization{{x, DType::f32, DType::i32}, {0, 0, 0}});
 }
 
 std::vector<tl::FindingKind> kinds(const tl::RunResult& r) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "build_error_fixture.h"
 #include "error.h"
 #include "findings.h"
 #include "interpreter.h"
@@ -19,6 +20,9 @@
 
 namespace {
 
+using build_error_fixture::check_error;
+using build_error_fixture::g_line;
+using build_error_fixture::specialize_error;
 using tl::DType;
 using tl::Padding;
 
@@ -28,7 +32,6 @@ struct P {
   const tl::Int& n;
 };
 std::function<void(const P&)> g_body;
-int g_line = 0;
 void kernel(tl::Ptr x, tl::Ptr y, tl::Int n) { g_body(P{x, y, n}); }
 
 // x: f32 [8, 12] holding 0, 1, 2, ...; y: f32 [n_y] of zeros.
@@ -56,22 +59,8 @@ void store16(const P& p, const tl::Tensor& v) {
 
 std::optional<tl::BuildError> build_error(std::function<void(const P&)> fn, DType x_dtype = DType::f32) {
   g_body = std::move(fn);
-  g_line = -1;
   tl::KernelDef k("bp_err", kernel);
-  try {
-    k.specialize(tl::Specialization{{x_dtype, DType::f32, DType::i32}, {0, 0, 0}});
-  } catch (const tl::BuildError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
-
-void check_error(const std::optional<tl::BuildError>& e, const std::vector<std::string>& words) {
-  REQUIRE(e.has_value());
-  INFO(e->what());
-  for (const std::string& w : words) CHECK(e->message().find(w) != std::string::npos);
-  CHECK(static_cast<int>(e->loc().line) == g_line);
-  CHECK(e->loc().file.find("test_block_ptr.cpp") != std::string::npos);
+  return specialize_error(k, tl::Specialization{{x_dtype, DType::f32, DType::i32}, {0, 0, 0}});
 }
 
 tl::BlockPtr x_block(const P& p, std::vector<tl::Operand> offsets, tl::Shape block = {4, 4}) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "build_error_fixture.h"
 #include "error.h"
 #include "findings.h"
 #include "half.h"
@@ -19,6 +20,9 @@
 
 namespace {
 
+using build_error_fixture::check_error;
+using build_error_fixture::g_line;
+using build_error_fixture::specialize_error;
 using tl::DType;
 
 struct P {
@@ -26,7 +30,6 @@ struct P {
   const tl::Ptr& y;
 };
 std::function<void(const P&)> g_body;
-int g_line = 0;
 void kernel(tl::Ptr x, tl::Ptr y) { g_body(P{x, y}); }
 
 void launch(std::function<void(const P&)> fn, tl::Buffer& x, tl::Buffer& y) {
@@ -37,22 +40,8 @@ void launch(std::function<void(const P&)> fn, tl::Buffer& x, tl::Buffer& y) {
 
 std::optional<tl::BuildError> build_error(std::function<void(const P&)> fn, DType x = DType::f32) {
   g_body = std::move(fn);
-  g_line = -1;
   tl::KernelDef k("casts", kernel, {"x", "y"});
-  try {
-    k.specialize(tl::Specialization{{x, DType::f32}, {0, 0}});
-  } catch (const tl::BuildError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
-
-void check_error(const std::optional<tl::BuildError>& e, const std::vector<std::string>& words) {
-  REQUIRE(e.has_value());
-  INFO(e->what());
-  for (const std::string& w : words) CHECK(e->message().find(w) != std::string::npos);
-  CHECK(static_cast<int>(e->loc().line) == g_line);
-  CHECK(e->loc().file.find("test_cast_bitcast.cpp") != std::string::npos);
+  return specialize_error(k, tl::Specialization{{x, DType::f32}, {0, 0}});
 }
 
 // Inputs that sit between two f16 (and bf16) values, both signs, plus

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "build_error_fixture.h"
 #include "error.h"
 #include "findings.h"
 #include "interpreter.h"
@@ -15,6 +16,9 @@
 
 namespace {
 
+using build_error_fixture::check_error;
+using build_error_fixture::g_line;
+using build_error_fixture::specialize_error;
 using tl::DType;
 
 struct P {
@@ -24,7 +28,6 @@ struct P {
   const tl::Ptr& out;
 };
 std::function<void(const P&)> g_body;
-int g_line = 0;
 void body(tl::Ptr a, tl::Ptr b, tl::Ptr c, tl::Ptr out) { g_body(P{a, b, c, out}); }
 
 constexpr int M = 16, N = 32, K = 32;
@@ -57,22 +60,8 @@ tl::RunResult launch(std::function<void(const P&)> fn, tl::Buffer& a, tl::Buffer
 
 std::optional<tl::BuildError> build_error(std::function<void(const P&)> fn, DType d) {
   g_body = std::move(fn);
-  g_line = -1;
   tl::KernelDef k("dot_dtypes", body);
-  try {
-    k.specialize(tl::Specialization{{d, d, DType::f32, DType::f32}, {0, 0, 0, 0}});
-  } catch (const tl::BuildError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
-
-void check_error(const std::optional<tl::BuildError>& e, const std::vector<std::string>& words) {
-  REQUIRE(e.has_value());
-  INFO(e->what());
-  for (const std::string& w : words) CHECK(e->message().find(w) != std::string::npos);
-  CHECK(static_cast<int>(e->loc().line) == g_line);
-  CHECK(e->loc().file.find("test_dot_dtypes.cpp") != std::string::npos);
+  return specialize_error(k, tl::Specialization{{d, d, DType::f32, DType::f32}, {0, 0, 0, 0}});
 }
 
 }  // namespace

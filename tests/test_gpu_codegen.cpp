@@ -26,6 +26,7 @@
 #include "inputs.h"
 #include "nvrtc_compiler.h"
 #include "registry.h"
+#include "test_cache.h"
 #include "tl.h"
 
 namespace {
@@ -41,7 +42,7 @@ std::string compile_for_set(const puzzles::Puzzle& p, const tl::KernelDef& k, co
   }
   try {
     tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir);
-    tl::gpu::nvrtc_compile(lowered.source, lowered.name, tl::gpu::CompileOptions{}, "");
+    test_cache::nvrtc_compile(lowered);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -101,7 +102,7 @@ TEST_CASE("every GPU test case compiles with NVRTC at 1, 4 and 8 warps", "[gpu][
       cg.num_warps = warps;
       tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
       CHECK(k.threads == 32 * warps);
-      CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+      CHECK_NOTHROW(test_cache::nvrtc_compile(k));
     }
   }
 }
@@ -209,7 +210,7 @@ TEST_CASE("every_load turns each load into a read the CUDA compiler keeps", "[gp
   const std::string body = checked.source.substr(checked.source.find("__global__"));
   CHECK(has(body, "= ts_load_kept(r"));
   CHECK_FALSE(has(plain.source.substr(plain.source.find("__global__")), "ts_load_kept"));
-  CHECK_NOTHROW(tl::gpu::nvrtc_compile(checked.source, checked.name, {}, ""));
+  CHECK_NOTHROW(test_cache::nvrtc_compile(checked));
 }
 
 namespace {

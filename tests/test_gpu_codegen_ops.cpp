@@ -14,6 +14,7 @@
 #include "error.h"
 #include "interpreter.h"
 #include "nvrtc_compiler.h"
+#include "test_cache.h"
 #include "tl.h"
 
 namespace {
@@ -22,7 +23,7 @@ template <class... P>
 std::string compiled_cuda(void (*fn)(P...), std::vector<tl::Arg> args) {
   tl::KernelDef k("probe", fn);
   tl::gpu::LoweredKernel lowered = tl::gpu::lower(*tl::build_ir(k, args));
-  tl::gpu::nvrtc_compile(lowered.source, lowered.name, tl::gpu::CompileOptions{}, "");
+  test_cache::nvrtc_compile(lowered);
   return lowered.source;
 }
 

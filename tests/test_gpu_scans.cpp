@@ -14,6 +14,7 @@
 #include "codegen.h"
 #include "gpu_host_runner.h"
 #include "nvrtc_compiler.h"
+#include "test_cache.h"
 #include "scan_fixture.h"
 
 using namespace scan_fixture;
@@ -125,7 +126,7 @@ TEST_CASE("every issue-15 op lowers to CUDA that NVRTC compiles for sm_90a, at 1
       tl::gpu::CodegenOptions cg;
       cg.num_warps = warps;
       tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, cg);
-      CHECK_NOTHROW(tl::gpu::nvrtc_compile(lowered.source, lowered.name, tl::gpu::CompileOptions{}, ""));
+      CHECK_NOTHROW(test_cache::nvrtc_compile(lowered));
     }
   }
 }

@@ -13,12 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "build_error_fixture.h"
 #include "error.h"
 #include "interpreter.h"
 #include "tl.h"
 
 namespace {
 
+using build_error_fixture::check_error;
+using build_error_fixture::g_line;
+using build_error_fixture::specialize_error;
 using tl::DType;
 
 struct P {
@@ -27,7 +31,6 @@ struct P {
   const tl::Ptr& z;
 };
 std::function<void(const P&)> g_body;
-int g_line = 0;
 void kernel(tl::Ptr x, tl::Ptr y, tl::Ptr z) { g_body(P{x, y, z}); }
 
 tl::RunResult launch(std::function<void(const P&)> fn, tl::Buffer& x, tl::Buffer& y, tl::Buffer& z) {
@@ -38,22 +41,8 @@ tl::RunResult launch(std::function<void(const P&)> fn, tl::Buffer& x, tl::Buffer
 
 std::optional<tl::BuildError> build_error(std::function<void(const P&)> fn, DType x = DType::f32) {
   g_body = std::move(fn);
-  g_line = -1;
   tl::KernelDef k("math", kernel, {"x", "y", "z"});
-  try {
-    k.specialize(tl::Specialization{{x, DType::f32, DType::f32}, {0, 0, 0}});
-  } catch (const tl::BuildError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
-
-void check_error(const std::optional<tl::BuildError>& e, const std::vector<std::string>& words) {
-  REQUIRE(e.has_value());
-  INFO(e->what());
-  for (const std::string& w : words) CHECK(e->message().find(w) != std::string::npos);
-  CHECK(static_cast<int>(e->loc().line) == g_line);
-  CHECK(e->loc().file.find("test_math_ops.cpp") != std::string::npos);
+  return specialize_error(k, tl::Specialization{{x, DType::f32, DType::f32}, {0, 0, 0}});
 }
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -169,6 +158,15 @@ TEST_CASE("div_rn and fdiv divide like IEEE division; div_rn wants f32") {
               {"div_rn needs f32 operands", "f64"});
   check_error(build_error([](const P&) { g_line = __LINE__; (void)tl::fdiv(tl::arange(0, 4), 2); }),
               {"both operands of fdiv must be floats"});
+}
+
+TEST_CASE("sqrt_rn is the correctly rounded square root; it wants f32, as div_rn") {
+  // kIn holds negatives (NaN then), -0.0, 1e-30 and 40.
+  check_unary([](const tl::Tensor& x) { return tl::sqrt_rn(x); }, [](float v) { return std::sqrt(v); }, "sqrt_rn");
+  check_error(build_error([](const P& p) { g_line = __LINE__; (void)tl::sqrt_rn(tl::load(p.x + 0)); }, DType::f16),
+              {"sqrt_rn needs an f32 tile", "f16", ".to(tl::f32)"});
+  check_error(build_error([](const P& p) { g_line = __LINE__; (void)tl::sqrt_rn(tl::load(p.x + 0)); }, DType::f64),
+              {"sqrt_rn needs an f32 tile", "f64"});
 }
 
 TEST_CASE("umulhi gives the high half of the unsigned product for i32, u32 and i64") {

@@ -101,6 +101,7 @@ void nested(tl::Ptr out, tl::Int n) {
   tl::store(out + tl::program_id(0), total);
 }
 
+#ifdef TILESCOPE_HAVE_GPU  // only the GPU tests below run these two
 // A K loop written as a while: the CUDA back end must not software-
 // pipeline it (only For loops have a next loop variable to load ahead
 // with); the same loop as a tl::range is pipelined.
@@ -127,6 +128,7 @@ void for_matmul(tl::Ptr a, tl::Ptr b, tl::Ptr c, tl::Int K) {
   }
   tl::store(c + r.col() * 32 + r.row(), acc);
 }
+#endif  // TILESCOPE_HAVE_GPU
 
 int collatz_steps(int64_t n) {
   int s = 0;

@@ -52,6 +52,8 @@ Tensor umulhi(const Operand& x, const Operand& y, std::source_location l) {
   return detail::binary(ir::Op::UMulHi, x, y, loc_of(l));
 }
 
+// Triton's div_rn and sqrt_rn are libdevice's f32 functions: any other
+// dtype is a compile error there ("Expected dtype ['fp32']"), and so here.
 Tensor div_rn(const Operand& x, const Operand& y, std::source_location l) {
   const SrcLoc loc = loc_of(l);
   Builder& b = Builder::current(loc);
@@ -59,6 +61,16 @@ Tensor div_rn(const Operand& x, const Operand& y, std::source_location l) {
     if (o->is_tensor() && b.type(o->reg()).dtype != DType::f32)
       b.fail(loc, "div_rn needs f32 operands, got " + b.type(o->reg()).str());
   return truediv(x, y, l);
+}
+
+Tensor sqrt_rn(const Tensor& x, std::source_location l) {
+  const SrcLoc loc = loc_of(l);
+  Builder& b = Builder::current(loc);
+  if (b.type(x.reg()).dtype != DType::f32)
+    b.fail(loc, "sqrt_rn needs an f32 tile (as Triton's), got " + b.type(x.reg()).str() +
+                    "; convert with .to(tl::f32) first");
+  // The interpreter's sqrt is already IEEE (correctly rounded).
+  return sqrt(x, l);
 }
 
 Tensor fdiv(const Operand& x, const Operand& y, std::source_location l) {

@@ -244,6 +244,7 @@ Tensor rint(const Tensor& x, TL_HERE);   // libdevice: nearest, ties to even
 Tensor round(const Tensor& x, TL_HERE);  // libdevice: nearest, ties away from zero
 Tensor pow(const Operand& x, const Operand& y, TL_HERE);     // libdevice pow: f32/f64
 Tensor div_rn(const Operand& x, const Operand& y, TL_HERE);  // f32 only, IEEE division
+Tensor sqrt_rn(const Tensor& x, TL_HERE);                   // f32 only, IEEE square root
 Tensor fdiv(const Operand& x, const Operand& y, TL_HERE);    // true division (IEEE here)
 // The high half of the double-width unsigned product (i32, u32, i64, u64).
 Tensor umulhi(const Operand& x, const Operand& y, TL_HERE);

@@ -52,6 +52,7 @@ void bind_ops(py::module_& m) {
   def_unary(m, "expm1", tl::expm1);
   def_unary(m, "rint", tl::rint);
   def_unary(m, "round", tl::round);
+  def_unary(m, "sqrt_rn", tl::sqrt_rn);
   def_binary(m, "pow", tl::pow);
   def_binary(m, "umulhi", tl::umulhi);
   def_binary(m, "div_rn", tl::div_rn);

@@ -1,6 +1,7 @@
 """Issue 15's ops through the Python front end: real `@triton.jit` kernels
 (`import triton` provided by tilescope's shim) using atomics, math, casts
 with bitcast and rounding, hints and dot dtypes, compared with numpy."""
+import inspect
 import math
 
 import numpy as np
@@ -133,6 +134,30 @@ def test_math_matches_numpy():
             np.power(np.abs(x), f(2)), np.floor(x) + np.ceil(x)]
     for k, w in enumerate(want):
         np.testing.assert_allclose(out[k * B:(k + 1) * B], w.astype(f), rtol=2e-7, atol=0, err_msg=f"block {k}")
+
+
+@triton.jit
+def sqrt_rn_kernel(x_ptr, out_ptr, B: tl.constexpr):
+    i = tl.arange(0, B)
+    tl.store(out_ptr + i, tl.sqrt_rn(tl.load(x_ptr + i)))
+
+
+def test_sqrt_rn_is_the_correctly_rounded_square_root():
+    x = np.array([0.0, 1.0, 2.0, 3.0, 1e-30, 7.75, 1e30, 0.5], np.float32)
+    out = np.zeros(8, np.float32)
+    sqrt_rn_kernel[(1,)](x, out, B=8)
+    np.testing.assert_array_equal(out, np.sqrt(x))
+
+
+def test_sqrt_rn_off_f32_is_a_build_error_at_the_call():
+    # The rule is the C++ front end's (tl::sqrt_rn), as for div_rn.
+    with pytest.raises(tilescope.KernelError) as e:
+        sqrt_rn_kernel[(1,)](np.zeros(8, np.float16), np.zeros(8, np.float16), B=8)
+    lines, start = inspect.getsourcelines(sqrt_rn_kernel.fn)
+    line = start + next(i for i, t in enumerate(lines) if "tl.sqrt_rn" in t)
+    assert f"test_ops_atomics_math.py:{line}:" in str(e.value)
+    assert "error: sqrt_rn needs an f32 tile (as Triton's), got f16[8]; convert with .to(tl::f32) first" \
+        in str(e.value)
 
 
 @triton.jit

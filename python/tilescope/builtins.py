@@ -131,6 +131,8 @@ exp2 = _unary("exp2", ts.exp2)
 log = _unary("log", ts.log)
 log2 = _unary("log2", ts.log2)
 sqrt = _unary("sqrt", ts.sqrt)
+# f32 only, as Triton's (libdevice); the rule is in the C++ front end.
+sqrt_rn = _unary("sqrt_rn", ts.sqrt_rn)
 rsqrt = _unary("rsqrt", ts.rsqrt)
 sin = _unary("sin", ts.sin)
 cos = _unary("cos", ts.cos)
@@ -144,16 +146,6 @@ log1p = _unary("log1p", ts.log1p)
 expm1 = _unary("expm1", ts.expm1)
 rint = _unary("rint", ts.rint)
 round = _unary("round", ts.round)
-
-
-def _f32_only(name, *args):
-    # Triton's div_rn and sqrt_rn are libdevice's f32 functions: any other
-    # dtype is a compile error there ("Expected dtype ['fp32']").
-    for a in args:
-        t = _core.tile(a)
-        if t.dtype != "f32":
-            raise _core.build_error(f"tl.{name} takes f32 tiles (as Triton's), got {t.type}; convert with "
-                                    ".to(tl.float32) first")
 
 
 def div_rn(x, y):
@@ -170,11 +162,6 @@ def pow(x, y):
 
 def umulhi(x, y):
     return ts.umulhi(_core.unwrap(x), _core.unwrap(y))
-
-
-def sqrt_rn(x):
-    _f32_only("sqrt_rn", x)
-    return ts.sqrt(_core.tile(x))
 
 
 def cdiv(x, div):

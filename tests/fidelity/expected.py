@@ -4,6 +4,22 @@ case listed here as 'expected' only while it differs exactly as listed
 (same kind; for values the same outputs and elements), so a fix or a
 change shows up as a failure."""
 
+
+# Causes shared by several cases (one per dtype, or one per platform quirk).
+def _gpu_ftz(what):
+    # The GPU flushes subnormals to zero where the interpreter does not.
+    return f"GPU only: {what}; the interpreter keeps subnormals (IEEE)"
+
+
+_FP_FUSION = ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
+              'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
+              'as the kernel is written')
+_ALL_NAN_ARGMAX = ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
+                   "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
+                   'win and an all-NaN row gives index 0')
+_MIN_KEEPS_CHOSEN_ZERO = ('; and min with return_indices keeps the value at the chosen index: among equal -0.0 and '
+                          "+0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0")
+
 EXPECTED_DIFFERENCES = {
     'sort_f32_asc': {
         "kind": 'values',
@@ -23,40 +39,41 @@ EXPECTED_DIFFERENCES = {
     'erf_f32': {
         "kind": 'values',
         "diffs": {'o': [0, 9, 22]},
-        "cause": ("GPU only: libdevice's erf runs with subnormals flushed to zero (Triton's default), so erf(subnormal) is +-0 there; the interpreter keeps subnormals (IEEE)"),
+        "cause": _gpu_ftz("libdevice's erf runs with subnormals flushed to zero (Triton's default), so "
+                          'erf(subnormal) is +-0 there'),
     },
     'expm1_f32': {
         "kind": 'values',
         "diffs": {'o': [2, 15, 17]},
-        "cause": ("GPU only: libdevice's expm1 runs with subnormals flushed to zero, so expm1(subnormal) is 0 there; the interpreter keeps subnormals (IEEE)"),
+        "cause": _gpu_ftz("libdevice's expm1 runs with subnormals flushed to zero, so expm1(subnormal) is 0 there"),
     },
     'log1p_f32': {
         "kind": 'values',
         "diffs": {'o': [2, 14, 15]},
-        "cause": ("GPU only: libdevice's log1p runs with subnormals flushed to zero, so log1p(subnormal) is 0 there; the interpreter keeps subnormals (IEEE)"),
+        "cause": _gpu_ftz("libdevice's log1p runs with subnormals flushed to zero, so log1p(subnormal) is 0 there"),
     },
     'pow_f32': {
         "kind": 'values',
         "diffs": {'o': [21]},
-        "cause": ("GPU only: libdevice's pow runs with subnormals flushed to zero, so pow(subnormal, 1) is 0 there; the interpreter keeps subnormals (IEEE)"),
+        "cause": _gpu_ftz("libdevice's pow runs with subnormals flushed to zero, so pow(subnormal, 1) is 0 there"),
     },
     'atomic_add_old_f32': {
         "kind": 'values',
         "diffs": {"acc": [12, 13, 14, 15, 16]},
-        "cause": ('GPU only: the f32 atomic add (atom.add.f32) flushes subnormal operands to zero, so x + acc of two '
-                  'subnormals is +-0 there; the interpreter keeps subnormals (IEEE)'),
+        "cause": _gpu_ftz('the f32 atomic add (atom.add.f32) flushes subnormal operands to zero, so x + acc of two '
+                          'subnormals is +-0 there'),
     },
     'ceil_f32': {
         "kind": 'values',
         "diffs": {"o": [15, 19, 21]},
-        "cause": ('GPU only: tl.ceil (cvt.rpi.ftz.f32) flushes a subnormal input to zero, so ceil(+subnormal) is 0 '
-                  'there, 1 here; the interpreter keeps subnormals (IEEE)'),
+        "cause": _gpu_ftz('tl.ceil (cvt.rpi.ftz.f32) flushes a subnormal input to zero, so ceil(+subnormal) is 0 '
+                          'there, 1 here'),
     },
     'floor_f32': {
         "kind": 'values',
         "diffs": {"o": [11, 15]},
-        "cause": ('GPU only: tl.floor (cvt.rmi.ftz.f32) flushes a subnormal input to zero, so floor(-subnormal) is -0 '
-                  'there, -1 here; the interpreter keeps subnormals (IEEE)'),
+        "cause": _gpu_ftz('tl.floor (cvt.rmi.ftz.f32) flushes a subnormal input to zero, so floor(-subnormal) is -0 '
+                          'there, -1 here'),
     },
     'lit_mul_neg_i16': {
         "kind": 'values',
@@ -73,114 +90,85 @@ EXPECTED_DIFFERENCES = {
     'mul_add_bf16': {
         "kind": 'values',
         "diffs": {"o": [8, 12, 15, 17, 19, 22, 32, 45, 50, 52, 54, 55, 60]},
-        "cause": ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
-                  'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
-                  'as the kernel is written'),
+        "cause": _FP_FUSION,
     },
     'mul_add_f16': {
         "kind": 'values',
         "diffs": {"o": [1, 6, 9, 14, 16, 18, 29, 32, 40, 44, 46, 47, 48, 54, 55, 57, 58, 62]},
-        "cause": ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
-                  'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
-                  'as the kernel is written'),
+        "cause": _FP_FUSION,
     },
     'mul_add_f32': {
         "kind": 'values',
         "diffs": {"o": [0, 1, 5, 19, 21, 26, 31, 35, 39, 46, 51, 52, 54, 55, 62]},
-        "cause": ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
-                  'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
-                  'as the kernel is written'),
+        "cause": _FP_FUSION,
     },
     'mul_add_f64': {
         "kind": 'values',
         "diffs": {"o": [3, 9, 16, 38, 43, 52, 53, 56, 57, 59, 61, 62]},
-        "cause": ('GPU only: Triton compiles x * y + z with fp fusion on (enable_fp_fusion, the default), so LLVM '
-                  'contracts it into one fma (one rounding); the interpreter rounds the product and the sum separately, '
-                  'as the kernel is written'),
+        "cause": _FP_FUSION,
     },
     'reduce_bf16': {
         "kind": 'values',
         "diffs": {"amax": [4], "amin": [4]},
-        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
-                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
-                  'win and an all-NaN row gives index 0'),
+        "cause": _ALL_NAN_ARGMAX,
     },
     'reduce_f16': {
         "kind": 'values',
         "diffs": {"amax": [4], "amin": [4]},
-        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
-                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
-                  'win and an all-NaN row gives index 0'),
+        "cause": _ALL_NAN_ARGMAX,
     },
     'reduce_f32': {
         "kind": 'values',
         "diffs": {"amax": [4], "amin": [4]},
-        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
-                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
-                  'win and an all-NaN row gives index 0'),
+        "cause": _ALL_NAN_ARGMAX,
     },
     'reduce_f64': {
         "kind": 'values',
         "diffs": {"amax": [4], "amin": [4]},
-        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
-                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
-                  'win and an all-NaN row gives index 0'),
+        "cause": _ALL_NAN_ARGMAX,
     },
     'reduce_idx_bf16': {
         "kind": 'values',
         "diffs": {"imax": [4], "imin": [4], "min": [2]},
-        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
-                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
-                  'win and an all-NaN row gives index 0; and min with return_indices keeps the value at the chosen '
-                  "index: among equal -0.0 and +0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0"),
+        "cause": _ALL_NAN_ARGMAX + _MIN_KEEPS_CHOSEN_ZERO,
     },
     'reduce_idx_f16': {
         "kind": 'values',
         "diffs": {"imax": [4], "imin": [4], "min": [2]},
-        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
-                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
-                  'win and an all-NaN row gives index 0; and min with return_indices keeps the value at the chosen '
-                  "index: among equal -0.0 and +0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0"),
+        "cause": _ALL_NAN_ARGMAX + _MIN_KEEPS_CHOSEN_ZERO,
     },
     'reduce_idx_f32': {
         "kind": 'values',
         "diffs": {"imax": [4], "imin": [4], "min": [2]},
-        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
-                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
-                  'win and an all-NaN row gives index 0; and min with return_indices keeps the value at the chosen '
-                  "index: among equal -0.0 and +0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0"),
+        "cause": _ALL_NAN_ARGMAX + _MIN_KEEPS_CHOSEN_ZERO,
     },
     'reduce_idx_f64': {
         "kind": 'values',
         "diffs": {"imax": [4], "imin": [4], "min": [2]},
-        "cause": ("argmax/argmin of an all-NaN row: Triton's combine compares with > and <, which a NaN never "
-                  "satisfies, so the reduction tree's order picks the index (15 on the GPU); tilescope lets NaN never "
-                  'win and an all-NaN row gives index 0; and min with return_indices keeps the value at the chosen '
-                  "index: among equal -0.0 and +0.0 the first (+0.0) on the GPU, where tilescope's min gives -0.0"),
+        "cause": _ALL_NAN_ARGMAX + _MIN_KEEPS_CHOSEN_ZERO,
     },
     'rsqrt_f32': {
         "kind": 'values',
         "diffs": {"o": [5, 13, 15, 23, 24]},
-        "cause": ('GPU only: tl.rsqrt (rsqrt.approx.ftz.f32) flushes a subnormal input to zero, so it gives +-inf '
-                  'there, a finite value (or NaN for a negative one) here; the interpreter keeps subnormals (IEEE)'),
+        "cause": _gpu_ftz('tl.rsqrt (rsqrt.approx.ftz.f32) flushes a subnormal input to zero, so it gives +-inf '
+                          'there, a finite value (or NaN for a negative one) here'),
     },
     'sin_f32': {
         "kind": 'values',
         "diffs": {"o": [4, 12, 14]},
-        "cause": ('GPU only: tl.sin (sin.approx.ftz.f32) flushes subnormal inputs and results to zero, so '
-                  'sin(subnormal) is +-0 there, the input itself here; the interpreter keeps subnormals (IEEE)'),
+        "cause": _gpu_ftz('tl.sin (sin.approx.ftz.f32) flushes subnormal inputs and results to zero, so '
+                          'sin(subnormal) is +-0 there, the input itself here'),
     },
     'sqrt_f32': {
         "kind": 'values',
         "diffs": {"o": [1, 2, 9, 18, 22]},
-        "cause": ('GPU only: tl.sqrt (sqrt.approx.ftz.f32) flushes a subnormal input to zero, so sqrt(+subnormal) is 0 '
-                  'and sqrt(-subnormal) is -0 there, a normal value and NaN here; the interpreter keeps subnormals '
-                  '(IEEE)'),
+        "cause": _gpu_ftz('tl.sqrt (sqrt.approx.ftz.f32) flushes a subnormal input to zero, so sqrt(+subnormal) is 0 '
+                          'and sqrt(-subnormal) is -0 there, a normal value and NaN here'),
     },
     'tanh_f32': {
         "kind": 'values',
         "diffs": {"o": [19, 22, 24]},
-        "cause": ('GPU only: libdevice tanh (tanh.approx.f32, ftz) flushes subnormal inputs and results to zero, so '
-                  'tanh(subnormal) is +-0 there, the input itself here; the interpreter keeps subnormals (IEEE)'),
+        "cause": _gpu_ftz('libdevice tanh (tanh.approx.f32, ftz) flushes subnormal inputs and results to zero, so '
+                          'tanh(subnormal) is +-0 there, the input itself here'),
     },
 }

@@ -11,6 +11,15 @@ R, C = 8, 16
 
 
 @triton.jit
+def tile_offsets(R: tl.constexpr, C: tl.constexpr):
+    # The offsets of a row-major [R, C] tile: how the block-pointer kernels
+    # read or write their plain (unchecked) side.
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    return r[:, None] * C + c[None, :]
+
+
+@triton.jit
 def atomic_add_collide_kernel(X, ACC, BLOCK: tl.constexpr):
     # every program adds its block onto the same 8 counters
     pid = tl.program_id(0)
@@ -77,9 +86,7 @@ def block_load_kernel(X, O, rows, cols, R: tl.constexpr, C: tl.constexpr, OFF_R:
     p = tl.make_block_ptr(X, shape=(rows, cols), strides=(cols, 1), offsets=(OFF_R, OFF_C), block_shape=(R, C),
                           order=(1, 0))
     x = tl.load(p, boundary_check=(0, 1), padding_option="zero")
-    r = tl.arange(0, R)
-    c = tl.arange(0, C)
-    tl.store(O + r[:, None] * C + c[None, :], x)
+    tl.store(O + tile_offsets(R, C), x)
 
 
 @triton.jit
@@ -87,9 +94,7 @@ def block_load_nan_kernel(X, O, rows, cols, R: tl.constexpr, C: tl.constexpr):
     p = tl.make_block_ptr(X, shape=(rows, cols), strides=(cols, 1), offsets=(2, 3), block_shape=(R, C),
                           order=(1, 0))
     x = tl.load(p, boundary_check=(0, 1), padding_option="nan")
-    r = tl.arange(0, R)
-    c = tl.arange(0, C)
-    tl.store(O + r[:, None] * C + c[None, :], x)
+    tl.store(O + tile_offsets(R, C), x)
 
 
 @triton.jit
@@ -98,16 +103,12 @@ def block_load_rows_kernel(X, O, rows, cols, R: tl.constexpr, C: tl.constexpr):
     p = tl.make_block_ptr(X, shape=(rows, cols), strides=(cols, 1), offsets=(5, 0), block_shape=(R, C),
                           order=(1, 0))
     x = tl.load(p, boundary_check=(0,), padding_option="zero")
-    r = tl.arange(0, R)
-    c = tl.arange(0, C)
-    tl.store(O + r[:, None] * C + c[None, :], x)
+    tl.store(O + tile_offsets(R, C), x)
 
 
 @triton.jit
 def block_store_kernel(X, O, rows, cols, R: tl.constexpr, C: tl.constexpr):
-    r = tl.arange(0, R)
-    c = tl.arange(0, C)
-    x = tl.load(X + r[:, None] * C + c[None, :])
+    x = tl.load(X + tile_offsets(R, C))
     p = tl.make_block_ptr(O, shape=(rows, cols), strides=(cols, 1), offsets=(3, 6), block_shape=(R, C),
                           order=(1, 0))
     tl.store(p, x, boundary_check=(0, 1))
@@ -121,9 +122,13 @@ def block_advance_kernel(X, O, rows, cols, R: tl.constexpr, C: tl.constexpr):
     for i in range(3):
         acc += tl.load(p, boundary_check=(0, 1), padding_option="zero")
         p = tl.advance(p, (R // 2, C // 2))
-    r = tl.arange(0, R)
-    c = tl.arange(0, C)
-    tl.store(O + r[:, None] * C + c[None, :], acc)
+    tl.store(O + tile_offsets(R, C), acc)
+
+
+def _any_values(dt):
+    # The atomics' operands: every value for integers, the finite specials
+    # (corpus.gen's "finite") for floats.
+    return "finite" if dt[0] == "f" else "general"
 
 
 def cases():
@@ -136,14 +141,14 @@ def cases():
                                                                  else "small", inout=True), N], grid=(P,)))
     for dt in ("i32", "f32", "f16", "i64"):
         out.append(Case(f"atomic_add_old_{dt}", "atomic", atomic_add_old_kernel,
-                        [In("x", dt, (N,), kind="finite" if dt[0] == "f" else "general"),
-                         In("acc", dt, (N,), kind="finite" if dt[0] == "f" else "general", inout=True),
+                        [In("x", dt, (N,), kind=_any_values(dt)),
+                         In("acc", dt, (N,), kind=_any_values(dt), inout=True),
                          Out("old", dt, (N,)), N]))
     for dt in ("i32", "u32", "i64", "f32"):
         for name, k in (("max", atomic_max_kernel), ("min", atomic_min_kernel), ("xchg", atomic_xchg_kernel)):
             out.append(Case(f"atomic_{name}_{dt}", "atomic", k,
-                            [In("x", dt, (N,), kind="finite" if dt[0] == "f" else "general"),
-                             In("acc", dt, (N,), kind="finite" if dt[0] == "f" else "general", inout=True),
+                            [In("x", dt, (N,), kind=_any_values(dt)),
+                             In("acc", dt, (N,), kind=_any_values(dt), inout=True),
                              Out("old", dt, (N,)), N]))
     for dt in ("i32", "u64"):
         out.append(Case(f"atomic_bits_{dt}", "atomic", atomic_bits_kernel,

@@ -11,91 +11,74 @@ from kernels_common import N, store_code
 
 
 @triton.jit
+def store_with_code(ptr, code_ptr, offs, r):
+    # Every kernel here stores its result r and r's dtype as Triton computed it.
+    tl.store(ptr + offs, r)
+    store_code(code_ptr, r)
+
+
+@triton.jit
 def promo_kernel(X, Y, S, P, D, C, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(X + offs)
     y = tl.load(Y + offs)
-    s = x + y
-    p = x * y
-    d = x - y
-    tl.store(S + offs, s)
-    tl.store(P + offs, p)
-    tl.store(D + offs, d)
-    store_code(C, s)
-    store_code(C + 1, p)
-    store_code(C + 2, d)
+    store_with_code(S, C, offs, x + y)
+    store_with_code(P, C + 1, offs, x * y)
+    store_with_code(D, C + 2, offs, x - y)
 
 
 @triton.jit
 def lit_add_int_kernel(X, O, C, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = tl.load(X + offs) + 3
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, tl.load(X + offs) + 3)
 
 
 @triton.jit
 def lit_rsub_int_kernel(X, O, C, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = 1 - tl.load(X + offs)
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, 1 - tl.load(X + offs))
 
 
 @triton.jit
 def lit_mul_neg_kernel(X, O, C, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = tl.load(X + offs) * -2
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, tl.load(X + offs) * -2)
 
 
 @triton.jit
 def lit_add_big_kernel(X, O, C, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = tl.load(X + offs) + 4294967296
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, tl.load(X + offs) + 4294967296)
 
 
 @triton.jit
 def lit_add_float_kernel(X, O, C, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = tl.load(X + offs) + 1.5
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, tl.load(X + offs) + 1.5)
 
 
 @triton.jit
 def lit_div_int_kernel(X, O, C, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = tl.load(X + offs) / 2
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, tl.load(X + offs) / 2)
 
 
 @triton.jit
 def lit_maximum_kernel(X, O, C, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = tl.maximum(tl.load(X + offs), 2)
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, tl.maximum(tl.load(X + offs), 2))
 
 
 @triton.jit
 def scalar_int_kernel(X, O, C, s, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = tl.load(X + offs) + s
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, tl.load(X + offs) + s)
 
 
 @triton.jit
 def scalar_float_kernel(X, O, C, s, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    r = tl.load(X + offs) * s
-    tl.store(O + offs, r)
-    store_code(C, r)
+    store_with_code(O, C, offs, tl.load(X + offs) * s)
 
 
 def _wide(*dts, float_result=False):
