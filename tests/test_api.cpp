@@ -105,7 +105,7 @@ TEST_CASE("findings come back as compiler-style text at the kernel's line", "[ap
   CHECK(contains(r.report(), r.findings_text));
 }
 
-TEST_CASE("tracing off keeps no trace; full tracing records every program", "[api][options]") {
+TEST_CASE("tracing off keeps no trace, full tracing records every program", "[api][options]") {
   AddOne a(100);
   const tilescope::Result off = tilescope::launch(add_one_kernel, {4}, {a.x, a.z, 100, 32, 1});
   CHECK(off.trace == nullptr);
@@ -316,7 +316,7 @@ TEST_CASE("an exception thrown by the kernel function becomes a diagnostic", "[a
   CHECK(contains(r.error, "my kernel gave up"));
 }
 
-TEST_CASE("save_trace writes JSON that tilescope reads back; an untraced launch has none", "[api][trace]") {
+TEST_CASE("save_trace writes JSON that tilescope reads back, an untraced launch has none", "[api][trace]") {
   AddOne a(100);
   tilescope::Options o;
   o.trace = tilescope::Tracing::Full;

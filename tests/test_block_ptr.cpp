@@ -92,7 +92,7 @@ TEST_CASE("order is checked to be a permutation but does not change addressing",
   for (int i = 0; i < 16; ++i) CHECK(a.y.get(i) == b.y.get(i));
 }
 
-TEST_CASE("boundary_check masks lanes outside the shape; padding gives 0, NaN, or 0 marked as without other", "[block_ptr]") {
+TEST_CASE("boundary_check masks lanes outside the shape, padding gives 0, NaN, or 0 marked as without other", "[block_ptr]") {
   // Rows 6..9 of 8, columns 10..13 of 12: the lower-right 2 x 2 lanes are in.
   auto at = [](int i, int j) { return (6 + i) * 12 + 10 + j; };
   auto inside = [](int i, int j) { return i < 2 && j < 2; };
@@ -148,7 +148,7 @@ TEST_CASE("a store through a block pointer writes only lanes inside the checked 
     }
 }
 
-TEST_CASE("advance moves the offsets; a block pointer reassigned in a loop is loop-carried", "[block_ptr]") {
+TEST_CASE("advance moves the offsets, a block pointer reassigned in a loop is loop-carried", "[block_ptr]") {
   // Sums the three [4, 4] blocks of rows 0..3 along the columns.
   auto run = launch([](const P& p) {
     auto bp = x_block(p, {0, 0});
@@ -171,7 +171,7 @@ TEST_CASE("advance moves the offsets; a block pointer reassigned in a loop is lo
   CHECK(tl::ir::verify(*run.r.kernel).empty());
 }
 
-TEST_CASE("shape and strides are i64; offsets are i32 unless one is i64, and advance keeps their dtype", "[block_ptr]") {
+TEST_CASE("shape and strides are i64, offsets are i32 unless one is i64, and advance keeps their dtype", "[block_ptr]") {
   std::vector<DType> dtypes;
   launch([&](const P& p) {
     auto a = x_block(p, {0, p.n});

@@ -133,7 +133,7 @@ TEST_CASE("the tail copy without boundary_check is flagged per dim at its load, 
   CHECK(oob);
 }
 
-TEST_CASE("block-pointer findings keep their dim, index and extent in trace JSON; traces without them load",
+TEST_CASE("block-pointer findings keep their dim, index and extent in trace JSON, traces without them load",
           "[block_ptr][kernels][trace]") {
   tl::KernelDef k("tail_copy_broken", tail_copy_broken);
   tl::Buffer src = filled("src", DType::f32, {kRows, kCols}, index_value);

@@ -167,7 +167,7 @@ TEST_CASE("broken/off_by_one_mask: one lane (offset 200) out of bounds on the lo
   CHECK(r.mismatch_count == 0);
 }
 
-TEST_CASE("broken/wrong_row_stride: write conflicts of column blocks 2 and 3 with block 0; 890 never written",
+TEST_CASE("broken/wrong_row_stride: write conflicts of column blocks 2 and 3 with block 0, 890 never written",
           "[broken]") {
   const BrokenKernel& b = broken("wrong_row_stride");
   RunReport r = run_broken(b);
@@ -332,7 +332,7 @@ TEST_CASE("outputs computed from the NaN fill are non-finite, not never written"
   CHECK(r.never_written == 0);
 }
 
-TEST_CASE("broken/signed_shift_no_mask: no finding; every output wrong", "[broken]") {
+TEST_CASE("broken/signed_shift_no_mask: no finding, every output wrong", "[broken]") {
   const BrokenKernel& b = broken("signed_shift_no_mask");
   RunReport r = run_broken(b);
   CHECK(r.findings.empty());
@@ -343,7 +343,7 @@ TEST_CASE("broken/signed_shift_no_mask: no finding; every output wrong", "[broke
   CHECK(r.owners == pids({{0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {1, 1, 0}}));
 }
 
-TEST_CASE("broken/loop_bound_one_block_short: x[:, 192:200] never read; every row misses exactly its last 8 columns",
+TEST_CASE("broken/loop_bound_one_block_short: x[:, 192:200] never read, every row misses exactly its last 8 columns",
           "[broken]") {
   const BrokenKernel& b = broken("loop_bound_one_block_short");
   RunReport r = run_broken(b);

@@ -149,7 +149,7 @@ TEST_CASE("fp_downcast_rounding errors: unknown mode, and a cast that does not n
               {"f32 to f64"});
 }
 
-TEST_CASE("an rtz cast past f16's range is not a float-overflow finding; the rtne one is") {
+TEST_CASE("an rtz cast past f16's range is not a float-overflow finding, the rtne one is") {
   tl::Buffer x = input(), y("y", DType::f16, {16});
   g_body = [](const P& p) { tl::store(p.y + tl::arange(0, 16), tl::cast(tl::load(p.x + tl::arange(0, 16)), tl::f16, false, "rtz")); };
   tl::KernelDef k("casts", kernel, {"x", "y"});

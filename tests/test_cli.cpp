@@ -133,7 +133,7 @@ TEST_CASE("cli: compile --ir prints the kernel's IR with a runtime loop") {
   CHECK(contains(o.out, "# line "));
 }
 
-TEST_CASE("cli: a broken kernel's finding names the kernel line; --strict exits 3") {
+TEST_CASE("cli: a broken kernel's finding names the kernel line, --strict exits 3") {
   Outcome o = run_cli("check broken/missing_load_mask");
   INFO(o.out);
   CHECK(o.status == 1);

@@ -248,7 +248,7 @@ TEST_CASE("i8 and u8 dot give exact i32 that wraps") {
   CHECK(w.get(0) == 2147483647.0 + 255 * 32 - 4294967296.0);
 }
 
-TEST_CASE("f16 dot gives f32 by default or f16 on request; bf16 gives f32; f64 gives f64") {
+TEST_CASE("f16 dot gives f32 by default or f16 on request, bf16 gives f32, f64 gives f64") {
   const int M = 16, N = 16, K = 16;
   std::vector<double> av(M * K), bv(K * N);
   for (int i = 0; i < M * K; ++i) av[i] = (i % 7) - 3;

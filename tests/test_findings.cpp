@@ -12,7 +12,7 @@
 
 using namespace findings_fixture;
 
-TEST_CASE("out-of-bounds load: program, lane, offset, buffer and line; masked-off lanes are fine", "[findings]") {
+TEST_CASE("out-of-bounds load: program, lane, offset, buffer and line, masked-off lanes are fine", "[findings]") {
   tl::Buffer x = f32("x", 10), y = f32("y", 16);
   int line = 0;
   auto r = launch(

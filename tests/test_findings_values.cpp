@@ -145,7 +145,7 @@ TEST_CASE("lossy integer conversion: dropped bits and a changed sign, as a warni
                         "200 becomes -56") != std::string::npos);
 }
 
-TEST_CASE("float to int out of range or NaN is an error; f32 to f16 overflow to inf a warning",
+TEST_CASE("float to int out of range or NaN is an error, f32 to f16 overflow to inf a warning",
           "[findings][values]") {
   tl::Buffer x = f32("x", 8), y = f32("y", 8);
   int big = 0, nan = 0, half = 0;

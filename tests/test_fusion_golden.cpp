@@ -98,7 +98,7 @@ TEST_CASE("fusion and thread count leave every broken kernel's findings unchange
   }
 }
 
-TEST_CASE("fusion is on by default; RunOptions::fuse = false and TILESCOPE_FUSE=0 turn it off") {
+TEST_CASE("fusion is on by default, RunOptions::fuse = false and TILESCOPE_FUSE=0 turn it off") {
   const puzzles::Puzzle& p = *puzzles::find_puzzle("outer_add_block");
   const puzzles::SizeSet& set = p.sets[0];
   auto fused_steps = [&](bool fuse) {

@@ -97,7 +97,7 @@ TEST_CASE("acc = acc * a + b carries a tile through the loop") {
   for (int l = 0; l < 4; ++l) CHECK(run.at(l) == 243 * l + 121);
 }
 
-TEST_CASE("a copy `auto old = m;` made before `m = ...` keeps the old value") {
+TEST_CASE("a copy `auto old = m,` made before `m = ...` keeps the old value") {
   auto run = launch(
       [](const P& p) {
         auto m = tl::zeros({4}, tl::i32);

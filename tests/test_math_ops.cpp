@@ -116,7 +116,7 @@ TEST_CASE("pow of two f32 tiles and of a tile and a literal matches std::pow") {
   }
 }
 
-TEST_CASE("clamp bounds every lane; NaN is dropped by default and kept with propagate_nan") {
+TEST_CASE("clamp bounds every lane, NaN is dropped by default and kept with propagate_nan") {
   tl::Buffer x = f32_input("x", {-5.0f, 0.5f, 9.0f, kNaN}), y("y", DType::f32, {8}), z("z", DType::f32, {1});
   launch(
       [](const P& p) {
@@ -138,7 +138,7 @@ TEST_CASE("clamp of an integer tile is a build error, as in Triton") {
               {"clamp supports floating-point tiles only", "i32"});
 }
 
-TEST_CASE("div_rn and fdiv divide like IEEE division; div_rn wants f32") {
+TEST_CASE("div_rn and fdiv divide like IEEE division, div_rn wants f32") {
   tl::Buffer x = f32_input("x", {1.0f, 10.0f, -7.0f, 0.0f}), y = f32_input("y", {3.0f, 4.0f, 0.1f, 0.0f}),
              z("z", DType::f32, {8});
   launch(
@@ -160,7 +160,7 @@ TEST_CASE("div_rn and fdiv divide like IEEE division; div_rn wants f32") {
               {"both operands of fdiv must be floats"});
 }
 
-TEST_CASE("sqrt_rn is the correctly rounded square root; it wants f32, as div_rn") {
+TEST_CASE("sqrt_rn is the correctly rounded square root, it wants f32, as div_rn") {
   // kIn holds negatives (NaN then), -0.0, 1e-30 and 40.
   check_unary([](const tl::Tensor& x) { return tl::sqrt_rn(x); }, [](float v) { return std::sqrt(v); }, "sqrt_rn");
   check_error(build_error([](const P& p) { g_line = __LINE__; (void)tl::sqrt_rn(tl::load(p.x + 0)); }, DType::f16),

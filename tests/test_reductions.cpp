@@ -80,7 +80,7 @@ std::string build_error(const Fn& f) {
 
 }  // namespace
 
-TEST_CASE("sum over an axis drops it; keep_dims keeps it as size 1") {
+TEST_CASE("sum over an axis drops it, keep_dims keeps it as size 1") {
   auto s0 = reduce(DType::f32, iota(32), {4, 8}, [](auto& x) { return tl::sum(x, 0); });
   REQUIRE(s0.shape == Shape{8});
   for (int j = 0; j < 8; ++j) CHECK(s0.v[j] == 48 + 4 * j);
@@ -174,7 +174,7 @@ TEST_CASE("integer sums match exactly and wrap in their type") {
   CHECK(t.v[0] == -2147483648.0);
 }
 
-TEST_CASE("an f16 sum keeps f16 and adds in f16; dtype= or .to(f32) first widens it") {
+TEST_CASE("an f16 sum keeps f16 and adds in f16, dtype= or .to(f32) first widens it") {
   static DType d1, d2, d3;
   tl::Buffer unused("in", DType::f32, {1}), out("out", DType::f32, {4});
   g_body = [&](const tl::Ptr&, const tl::Ptr& pout) {

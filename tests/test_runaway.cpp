@@ -117,7 +117,7 @@ TEST_CASE("a while loop that never ends is stopped by the step budget and named 
   CHECK(r.programs_run == 1);
 }
 
-TEST_CASE("a loop inside the budget runs to the end; 0 means no budget; the steps taken are reported", "[runaway]") {
+TEST_CASE("a loop inside the budget runs to the end, 0 means no budget, the steps taken are reported", "[runaway]") {
   tl::Buffer x("x", tl::f32, {16}), z("z", tl::f32, {16});
   x.fill(1);
   tl::RunOptions o;
@@ -278,7 +278,7 @@ TEST_CASE("cli: Ctrl-C on a long check prints the report, writes the partial tra
   std::remove(trace_path.c_str());
 }
 
-TEST_CASE("api: Options::max_steps and Options::cancel reach the interpreter; a cut-short launch is not ok()",
+TEST_CASE("api: Options::max_steps and Options::cancel reach the interpreter, a cut-short launch is not ok()",
           "[runaway][api]") {
   const tilescope::Kernel kernel("long_for", long_for);
   tilescope::Buffer x("x", tl::f32, {16}), z("z", tl::f32, {2 * 16});

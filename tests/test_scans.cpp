@@ -76,7 +76,7 @@ TEST_CASE("cumsum along each axis of a 2-D tile") {
     }
 }
 
-TEST_CASE("cumsum of i8 widens to i32 like sum; with dtype=i8 it wraps") {
+TEST_CASE("cumsum of i8 widens to i32 like sum, with dtype=i8 it wraps") {
   auto x = buffer("x", DType::i8, std::vector<double>(16, 100));
   auto y = zeros("y", DType::i32, 16), z = zeros("z", DType::i8, 16);
   DType widened = DType::i1;
@@ -169,7 +169,7 @@ TEST_CASE("associative_scan of a tuple: running (max, index of max), first index
   }
 }
 
-TEST_CASE("tl::reduce folds left to right; keep_dims and no axis") {
+TEST_CASE("tl::reduce folds left to right, keep_dims and no axis") {
   std::vector<double> v;
   for (int i = 0; i < 32; ++i) v.push_back((i % 3) + 1);
   auto x = buffer("x", DType::i32, v);

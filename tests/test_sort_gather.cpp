@@ -123,7 +123,7 @@ TEST_CASE("flip reverses the given dim, the last by default") {
     }
 }
 
-TEST_CASE("join adds a minor dim of 2; split takes it apart again") {
+TEST_CASE("join adds a minor dim of 2, split takes it apart again") {
   auto x = buffer("x", DType::f32, mixed(16));
   auto y = buffer("y", DType::f32, mixed(20));
   auto z = zeros("z", DType::f32, 64);
@@ -145,7 +145,7 @@ TEST_CASE("join adds a minor dim of 2; split takes it apart again") {
   }
 }
 
-TEST_CASE("join broadcasts its operands; split needs a last dim of 2") {
+TEST_CASE("join broadcasts its operands, split needs a last dim of 2") {
   tl::Shape s;
   ir_of([&](const P& p) {
     s = tl::join(tl::load(p.x + tl::arange(0, 8)), tl::load(p.y)).shape();
@@ -267,7 +267,7 @@ TEST_CASE("gather's index must match the source off the axis and be integers") {
   CHECK(f->message().find("gather's index must be an integer tile") != std::string::npos);
 }
 
-TEST_CASE("histogram counts values in [0, num_bins), skips others and masked-off lanes") {
+TEST_CASE("histogram counts values 0 up to num_bins - 1, skips others and masked-off lanes") {
   std::vector<double> v = {0, 1, 1, 3, 7, 8, -1, 3, 3, 2, 0, 5, 9, 100, 4, 3};
   auto x = buffer("x", DType::i32, v);
   auto y = zeros("y", DType::i32, 8), z = zeros("z", DType::i32, 8);
@@ -288,7 +288,7 @@ TEST_CASE("histogram counts values in [0, num_bins), skips others and masked-off
   }
 }
 
-TEST_CASE("histogram's num_bins must be a power of two; floats are rejected") {
+TEST_CASE("histogram's num_bins must be a power of two, floats are rejected") {
   auto e = build_error([](const P& p) {
     g_line = __LINE__; tl::histogram(tl::load(p.x + tl::arange(0, 8)), 6);
   }, {DType::i32, DType::f32, DType::f32});

@@ -59,7 +59,7 @@ tl::Trace coverage_trace() {
 
 }  // namespace
 
-TEST_CASE("coverage counts distinct programs per element; overlaps and never-written elements stand out") {
+TEST_CASE("coverage counts distinct programs per element, overlaps and never-written elements stand out") {
   const viz::BufferCoverage c = viz::compute_coverage(coverage_trace(), 0);
   CHECK(c.written);
   CHECK(c.stores == std::vector<uint32_t>{1, 1, 2, 1, 0, 0});

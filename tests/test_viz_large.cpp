@@ -57,7 +57,7 @@ TEST_CASE("framing: a row of a [3200, 256] buffer fills the pane, not a few pixe
   CHECK(viz::frame_bounds(FrameMode::Selection, CellBounds{}, whole, kWidth, kMaxHeight, kMaxCell) == whole);
 }
 
-TEST_CASE("framing: a tensor readable whole stays whole; edges shift the frame instead of cutting it") {
+TEST_CASE("framing: a tensor readable whole stays whole, edges shift the frame instead of cutting it") {
   // Puzzle 4's z with program (3, 2)'s lanes past the edges: whole is 5 pixels a cell.
   const CellBounds whole{0, 0, 96, 128};
   const CellBounds tile{64, 96, 96, 128};
@@ -135,7 +135,7 @@ TEST_CASE("program map: 3,200 programs of a 1-D grid wrap into rows of cells a f
   CHECK(two.program_at({2, 3}) == std::array<int64_t, 2>{3, 2});
 }
 
-TEST_CASE("program ids as typed: 0, 12, 3,1 and friends; clear errors otherwise") {
+TEST_CASE("program ids as typed: 0, 12, 3,1 and friends, clear errors otherwise") {
   const viz::Pid grid1{3200, 1, 1}, grid2{4, 3, 1};
   CHECK(viz::parse_program_id("0", grid1).pid == viz::Pid{0, 0, 0});
   CHECK(viz::parse_program_id("12", grid1).pid == viz::Pid{12, 0, 0});

@@ -205,7 +205,7 @@ TEST_CASE("a while loop bounded by runtime values carries scalars and loads in i
   }
 }
 
-TEST_CASE("assignments in a while condition are loop-carried; the condition runs once more than the body", "[while]") {
+TEST_CASE("assignments in a while condition are loop-carried, the condition runs once more than the body", "[while]") {
   tl::KernelDef k("count_in_cond", count_in_cond);
   for (int n : {5, 1, 0, -3}) {
     tl::Buffer out("out", DType::i32, {1});
@@ -232,7 +232,7 @@ TEST_CASE("while loops nest inside for loops inside while loops", "[while]") {
   }
 }
 
-TEST_CASE("the IR holds one While: condition block, condition, body; printed and verified", "[while]") {
+TEST_CASE("the IR holds one While: condition block, condition, body, printed and verified", "[while]") {
   tl::KernelDef k("sum_until", sum_until);
   tl::Buffer x = iota_i32("x", 8), out("out", DType::i32, {2});
   auto ir = tl::build_ir(k, {x, out, 8, 10});
@@ -298,7 +298,7 @@ TEST_CASE("an out-of-bounds load inside a while body is a finding at its line", 
 }
 
 #ifdef TILESCOPE_HAVE_GPU
-TEST_CASE("while loops lower to CUDA that NVRTC compiles: while (true) { cond; if (!c) break; body }", "[while][gpu][nvrtc]") {
+TEST_CASE("while loops lower to CUDA that NVRTC compiles: while (true) { cond, if (!c) break, body }", "[while][gpu][nvrtc]") {
   tl::KernelDef k1("collatz", collatz), k2("sum_until", sum_until), k3("count_in_cond", count_in_cond),
       k4("nested", nested), k5("zero_trip", zero_trip);
   tl::Buffer x = iota_i32("x", 64, 1), out("out", DType::i32, {64});
@@ -352,7 +352,7 @@ TEST_CASE("GPU: while loops compute what the interpreter computes", "[while][gpu
     });
 }
 
-TEST_CASE("a K loop written as a while is not software-pipelined; as a range it is", "[while][gpu][nvrtc]") {
+TEST_CASE("a K loop written as a while is not software-pipelined, as a range it is", "[while][gpu][nvrtc]") {
   tl::KernelDef w("while_matmul", while_matmul), f("for_matmul", for_matmul);
   tl::Buffer a("a", DType::f32, {32 * 40}), b("b", DType::f32, {40 * 32}), c("c", DType::f32, {32 * 32});
   std::string ws, fs;
