@@ -387,8 +387,18 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       uint32_t* const wrote = b0.wrote;
       const uint32_t* const read = b0.read;
       const bool spans = b0.spans;
-      // The run of consecutive elements stored so far (spans only).
+      // The run of consecutive elements stored so far (spans only), logged
+      // as one span when the next element does not continue it.
       int64_t run_lo = 0, run_hi = -1;
+      auto extend_run = [&](int64_t off, int64_t len) {
+        if (off == run_hi) {
+          run_hi += len;
+          return;
+        }
+        if (run_hi >= 0) log_span(buf0, run_lo, run_hi, true);
+        run_lo = off;
+        run_hi = off + len;
+      };
       uint8_t* const written = b0.written;
       std::byte* const data = b0.data;
       const std::byte* const val = value;
@@ -410,13 +420,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
           if (len > 1 && static_cast<uint64_t>(pv.off + len) <= extent && rising && (!have || key_of(pv) > last)) {
             std::memcpy(data + pv.off * static_cast<int64_t>(ES), val + i * ES, static_cast<size_t>(len) * ES);
             if (written) std::memset(written + pv.off, 1, static_cast<size_t>(len));
-            if (pv.off == run_hi) {
-              run_hi += len;
-            } else {
-              if (run_hi >= 0) log_span(buf0, run_lo, run_hi, true);
-              run_lo = pv.off;
-              run_hi = pv.off + len;
-            }
+            extend_run(pv.off, len);
             last = key_of(eval::PtrVal{buf0, pv.off + len - 1});
             have = true;
             i = j - 1;
@@ -432,12 +436,8 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
           if (!rising || (have && key <= last)) break;
           if (wrote) {
             wrote[pv.off] = me;
-          } else if (pv.off == run_hi) {
-            ++run_hi;
           } else {
-            if (run_hi >= 0) log_span(buf0, run_lo, run_hi, true);
-            run_lo = pv.off;
-            run_hi = pv.off + 1;
+            extend_run(pv.off, 1);
           }
           last = key;
           have = true;
