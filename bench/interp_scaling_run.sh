@@ -10,7 +10,10 @@
 # Usage, from the repository root: OUT=/tmp/out bench/interp_scaling_run.sh
 # Environment: OUT (default ./interp-scaling), BUILD (default ./build-scaling),
 # JOBS (default nproc), .debs/ as for bench/gpu_run.sh when Catch2 or
-# nlohmann_json are not installed.
+# nlohmann_json are not installed; to fit one 10-minute device call:
+# EXAMPLES=0 leaves out E1/E4 (minutes), REPS sets the repetitions, and
+# TRITON_LIMIT (s, default 3600) cuts Triton's interpreter off (each case
+# prints its time as it finishes, so a cut run still gives the others).
 set -u -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -45,14 +48,18 @@ run cmake-build 1800 cmake --build "$BUILD" -j "$JOBS" --target tilescope_interp
 B="$BUILD/bench/tilescope_interp_bench"
 [ -x "$B" ] || { log "no benchmark binary"; exit 1; }
 
-run bench-all-cores 900 "$B" --quick
-run bench-pinned-2 900 taskset -c 0,1 "$B" --quick --threads 2
-run bench-all-cores-json 900 "$B" --quick --json
-run bench-pinned-2-json 900 taskset -c 0,1 "$B" --quick --threads 2 --json
-run bench-examples-all-cores 1800 "$B" --case E
-run scaling 3600 "$B" --scaling --json
-run bench-fusion-off 900 env TILESCOPE_FUSE=0 "$B" --quick
+R=()
+[ -n "${REPS:-}" ] && R=(--reps "$REPS")
+run bench-all-cores 900 "$B" --quick "${R[@]}"
+run bench-pinned-2 900 taskset -c 0,1 "$B" --quick --threads 2 "${R[@]}"
+run scaling 3600 "$B" --scaling --quick --json "${R[@]}"
+run bench-fusion-off 900 env TILESCOPE_FUSE=0 "$B" --quick "${R[@]}"
+if [ "${EXAMPLES:-1}" != 0 ]; then
+  run bench-all-cores-json 900 "$B" --quick --json "${R[@]}"
+  run bench-pinned-2-json 900 taskset -c 0,1 "$B" --quick --threads 2 --json "${R[@]}"
+  run bench-examples-all-cores 1800 "$B" --case E
+fi
 
 ANCHOR="$ROOT/.anchor"
 [ -d "$ANCHOR" ] || ANCHOR="$ROOT/../shared/bench"
-run triton-interp 3600 env TRITON_INTERPRET=1 PYTHONUNBUFFERED=1 python3 "$ROOT/bench/triton_interp_cases.py" "$ANCHOR"
+run triton-interp "${TRITON_LIMIT:-3600}" env TRITON_INTERPRET=1 PYTHONUNBUFFERED=1 python3 "$ROOT/bench/triton_interp_cases.py" "$ANCHOR"

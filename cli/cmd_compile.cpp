@@ -18,7 +18,7 @@ namespace cli {
 int cmd_compile(const Args& args) {
   if (args.flag("help")) {
     std::printf(
-        "usage: tilescope compile N|broken/NAME [--ir | --cuda] [--stub] [--set NAME]\n\n"
+        "usage: tilescope compile N|broken/NAME [--ir | --plan | --cuda] [--stub] [--set NAME]\n\n"
         "Builds puzzle N's kernel (or a broken kernel's) for one size set (its block sizes are compile-time\n"
         "constants) and prints the typed tile IR, each instruction with its kernel line.\n\n"
         "options:\n%s",
@@ -55,6 +55,10 @@ int cmd_compile(const Args& args) {
   try {
     auto ir = tl::build_ir(k, puzzles::launch_args(*set, bufs));
     if (args.flag("cuda")) return print_cuda(*ir, args);
+    if (args.flag("plan")) {
+      std::fputs(tl::print_plan(*ir, !args.flag("no-fuse")).c_str(), stdout);
+      return kExitOk;
+    }
     std::fputs(tl::ir::print(*ir, !args.flag("no-lines")).c_str(), stdout);
   } catch (const tl::BuildError& e) {
     std::fprintf(stderr, "%s\n", e.what());

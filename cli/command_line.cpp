@@ -39,6 +39,8 @@ const std::vector<CommandInfo>& command_table() {
       {"compile", "print a kernel's IR (or its CUDA with --cuda)",
        {
            {"ir", false, "", "print the IR (the default)"},
+           {"plan", false, "", "print the interpreter's plan: its steps, and which the fusion and hoisting passes moved"},
+           {"no-fuse", false, "", "with --plan: the plan with fusion and hoisting off (as TILESCOPE_FUSE=0)"},
            {"cuda", false, "", "print the CUDA C++ the GPU back end generates"},
            {"warps", true, "N", "with --cuda: warps per program (default 4)"},
            {"every-load", false, "", "with --cuda: keep every load, even unused ones (as gpu-run --every-load)"},

@@ -133,6 +133,21 @@ TEST_CASE("cli: compile --ir prints the kernel's IR with a runtime loop") {
   CHECK(contains(o.out, "# line "));
 }
 
+TEST_CASE("cli: compile --plan prints the interpreter's plan with what each pass did") {
+  Outcome o = run_cli("compile conv2d --plan");
+  INFO(o.out);
+  CHECK(o.status == 0);
+  CHECK(contains(o.out, "plan of conv2d: "));
+  CHECK(contains(o.out, "# hoisted before loop ["));
+  CHECK(contains(o.out, "reads broadcast sources in place, as "));
+  CHECK(contains(o.out, "fused into ["));
+  Outcome off = run_cli("compile conv2d --plan --no-fuse");
+  INFO(off.out);
+  CHECK(off.status == 0);
+  CHECK(contains(off.out, "(fusion and hoisting off)"));
+  CHECK_FALSE(contains(off.out, "# "));
+}
+
 TEST_CASE("cli: a broken kernel's finding names the kernel line, --strict exits 3") {
   Outcome o = run_cli("check broken/missing_load_mask");
   INFO(o.out);

@@ -122,6 +122,19 @@ struct ArithFlags {
 void unary(ir::Op op, DType d, const void* a, void* out, int64_t n);
 void binary(ir::Op op, DType d, const void* a, const void* b, void* out, int64_t n, bool propagate_nan,
             ArithFlags& flags);
+// One operand of binary_rows: lane (r, c) of the [rows, cols] result reads
+// element row_off[r] + c * col_step of `data`; col_step is 1 (a row) or 0
+// (one value stretched along the row); row_off null: a whole tile, r * cols.
+struct RowOperand {
+  const void* data = nullptr;
+  const int64_t* row_off = nullptr;
+  int64_t col_step = 1;
+};
+// binary() with operands that may be broadcasts read in place (the fusion
+// pass, exec_fuse.cpp): the same lanes and flags as binary() on the
+// materialized tiles. Not for Pow and UMulHi.
+void binary_rows(ir::Op op, DType d, const RowOperand& a, const RowOperand& b, void* out, int64_t rows, int64_t cols,
+                 bool propagate_nan, ArithFlags& flags);
 void cast(DType from, DType to, const void* a, void* out, int64_t n);
 void where(DType d, const uint8_t* c, const void* a, const void* b, void* out, int64_t n, size_t elem);
 void fma(DType d, const void* a, const void* b, const void* c, void* out, int64_t n);

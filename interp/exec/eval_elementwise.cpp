@@ -100,74 +100,123 @@ C shift(bool left, C a, C count, ArithFlags& f) {
   return static_cast<C>(a >> c);  // arithmetic for signed (C++20), logical for unsigned
 }
 
-template <DType D>
-void binary_t(ir::Op op, const void* av, const void* bv, void* ov, int64_t n, bool propagate_nan, ArithFlags& f) {
-  using S = typename StorageOf<D>::type;
+// Calls body(fn) with the lane function of `op` on dtype D: fn(C, C)
+// returns bool for a comparison (stored as an i1 byte), else the C value
+// to store. One place for the ops' semantics, whatever the loop around it.
+template <DType D, class Body>
+void with_binary_fn(ir::Op op, bool propagate_nan, ArithFlags& f, Body&& body) {
   using C = Compute<D>;
-  const S* a = static_cast<const S*>(av);
-  const S* b = static_cast<const S*>(bv);
   if (ir::is_compare(op)) {
-    uint8_t* o = static_cast<uint8_t*>(ov);
-    auto cmp = [&](auto fn) {
-      for (int64_t i = 0; i < n; ++i) o[i] = fn(load_c<D>(a[i]), load_c<D>(b[i])) ? 1 : 0;
-    };
     switch (op) {
-      case ir::Op::Eq: cmp([](C x, C y) { return x == y; }); return;
-      case ir::Op::Ne: cmp([](C x, C y) { return x != y; }); return;
-      case ir::Op::Lt: cmp([](C x, C y) { return x < y; }); return;
-      case ir::Op::Le: cmp([](C x, C y) { return x <= y; }); return;
-      case ir::Op::Gt: cmp([](C x, C y) { return x > y; }); return;
-      case ir::Op::Ge: cmp([](C x, C y) { return x >= y; }); return;
+      case ir::Op::Eq: body([](C x, C y) { return x == y; }); return;
+      case ir::Op::Ne: body([](C x, C y) { return x != y; }); return;
+      case ir::Op::Lt: body([](C x, C y) { return x < y; }); return;
+      case ir::Op::Le: body([](C x, C y) { return x <= y; }); return;
+      case ir::Op::Gt: body([](C x, C y) { return x > y; }); return;
+      case ir::Op::Ge: body([](C x, C y) { return x >= y; }); return;
       default: return;
     }
   }
-  S* o = static_cast<S*>(ov);
-  auto each = [&](auto fn) {
-    for (int64_t i = 0; i < n; ++i) o[i] = store_c<D>(fn(load_c<D>(a[i]), load_c<D>(b[i])));
-  };
   if constexpr (D == DType::i1) {
     // 1-bit wrap-around: + and - are xor, * is and (Triton's i1 arithmetic).
     switch (op) {
-      case ir::Op::Add: case ir::Op::Sub: each([](C x, C y) { return static_cast<C>((x ^ y) & 1); }); return;
-      case ir::Op::Mul: each([](C x, C y) { return static_cast<C>(x & y & 1); }); return;
+      case ir::Op::Add: case ir::Op::Sub: body([](C x, C y) { return static_cast<C>((x ^ y) & 1); }); return;
+      case ir::Op::Mul: body([](C x, C y) { return static_cast<C>(x & y & 1); }); return;
       default: break;
     }
   }
   if constexpr (std::is_integral_v<C>) {
     using U = Unsigned<C>;
     switch (op) {
-      case ir::Op::Add: each([](C x, C y) { return static_cast<C>(static_cast<U>(x) + static_cast<U>(y)); }); return;
-      case ir::Op::Sub: each([](C x, C y) { return static_cast<C>(static_cast<U>(x) - static_cast<U>(y)); }); return;
-      case ir::Op::Mul: each([](C x, C y) { return static_cast<C>(static_cast<U>(x) * static_cast<U>(y)); }); return;
-      case ir::Op::Div: each([&](C x, C y) { return int_div<C>(x, y, f); }); return;
-      case ir::Op::Mod: each([&](C x, C y) { return int_mod<C>(x, y, f); }); return;
-      case ir::Op::And: each([](C x, C y) { return static_cast<C>(x & y); }); return;
-      case ir::Op::Or: each([](C x, C y) { return static_cast<C>(x | y); }); return;
-      case ir::Op::Xor: each([](C x, C y) { return static_cast<C>(x ^ y); }); return;
-      case ir::Op::Shl: each([&](C x, C y) { return shift<C>(true, x, y, f); }); return;
-      case ir::Op::Shr: each([&](C x, C y) { return shift<C>(false, x, y, f); }); return;
-      case ir::Op::Maximum: each([](C x, C y) { return x > y ? x : y; }); return;
-      case ir::Op::Minimum: each([](C x, C y) { return x < y ? x : y; }); return;
+      case ir::Op::Add: body([](C x, C y) { return static_cast<C>(static_cast<U>(x) + static_cast<U>(y)); }); return;
+      case ir::Op::Sub: body([](C x, C y) { return static_cast<C>(static_cast<U>(x) - static_cast<U>(y)); }); return;
+      case ir::Op::Mul: body([](C x, C y) { return static_cast<C>(static_cast<U>(x) * static_cast<U>(y)); }); return;
+      case ir::Op::Div: body([&](C x, C y) { return int_div<C>(x, y, f); }); return;
+      case ir::Op::Mod: body([&](C x, C y) { return int_mod<C>(x, y, f); }); return;
+      case ir::Op::And: body([](C x, C y) { return static_cast<C>(x & y); }); return;
+      case ir::Op::Or: body([](C x, C y) { return static_cast<C>(x | y); }); return;
+      case ir::Op::Xor: body([](C x, C y) { return static_cast<C>(x ^ y); }); return;
+      case ir::Op::Shl: body([&](C x, C y) { return shift<C>(true, x, y, f); }); return;
+      case ir::Op::Shr: body([&](C x, C y) { return shift<C>(false, x, y, f); }); return;
+      case ir::Op::Maximum: body([](C x, C y) { return x > y ? x : y; }); return;
+      case ir::Op::Minimum: body([](C x, C y) { return x < y ? x : y; }); return;
       default: return;
     }
   } else {
     switch (op) {
-      case ir::Op::Add: each([](C x, C y) { return x + y; }); return;
-      case ir::Op::Sub: each([](C x, C y) { return x - y; }); return;
-      case ir::Op::Mul: each([](C x, C y) { return x * y; }); return;
-      case ir::Op::Div: each([](C x, C y) { return x / y; }); return;
-      case ir::Op::Mod: each([](C x, C y) { return gpu_frem(x, y); }); return;
+      case ir::Op::Add: body([](C x, C y) { return x + y; }); return;
+      case ir::Op::Sub: body([](C x, C y) { return x - y; }); return;
+      case ir::Op::Mul: body([](C x, C y) { return x * y; }); return;
+      case ir::Op::Div: body([](C x, C y) { return x / y; }); return;
+      case ir::Op::Mod: body([](C x, C y) { return gpu_frem(x, y); }); return;
       case ir::Op::Maximum:
-        if (propagate_nan) each([](C x, C y) { return (x != x || y != y) ? x + y : max_signed_zero(x, y); });
-        else each([](C x, C y) { return max_signed_zero(x, y); });
+        if (propagate_nan) body([](C x, C y) { return (x != x || y != y) ? x + y : max_signed_zero(x, y); });
+        else body([](C x, C y) { return max_signed_zero(x, y); });
         return;
       case ir::Op::Minimum:
-        if (propagate_nan) each([](C x, C y) { return (x != x || y != y) ? x + y : min_signed_zero(x, y); });
-        else each([](C x, C y) { return min_signed_zero(x, y); });
+        if (propagate_nan) body([](C x, C y) { return (x != x || y != y) ? x + y : min_signed_zero(x, y); });
+        else body([](C x, C y) { return min_signed_zero(x, y); });
         return;
       default: return;
     }
   }
+}
+
+// A lane function's result as stored: an i1 byte for a comparison.
+template <DType D, class R>
+inline auto store_lane(R v) {
+  if constexpr (std::is_same_v<R, bool>) return static_cast<uint8_t>(v ? 1 : 0);
+  else return store_c<D>(v);
+}
+template <DType D, class Fn>
+using LaneOut = decltype(store_lane<D>(std::declval<Fn>()(Compute<D>{}, Compute<D>{})));
+
+template <DType D>
+void binary_t(ir::Op op, const void* av, const void* bv, void* ov, int64_t n, bool propagate_nan, ArithFlags& f) {
+  using S = typename StorageOf<D>::type;
+  const S* a = static_cast<const S*>(av);
+  const S* b = static_cast<const S*>(bv);
+  with_binary_fn<D>(op, propagate_nan, f, [&](auto fn) {
+    using O = LaneOut<D, decltype(fn)>;
+    O* o = static_cast<O*>(ov);
+    for (int64_t i = 0; i < n; ++i) o[i] = store_lane<D>(fn(load_c<D>(a[i]), load_c<D>(b[i])));
+  });
+}
+
+// binary_t over a [rows, cols] result whose operands may be broadcasts
+// read in place: per row, each operand is a row of `cols` elements or one
+// value stretched along it, and each of the four cases is a plain loop.
+template <DType D>
+void binary_rows_t(ir::Op op, const RowOperand& ra, const RowOperand& rb, void* ov, int64_t rows, int64_t cols,
+                   bool propagate_nan, ArithFlags& f) {
+  using S = typename StorageOf<D>::type;
+  using C = Compute<D>;
+  const S* a = static_cast<const S*>(ra.data);
+  const S* b = static_cast<const S*>(rb.data);
+  with_binary_fn<D>(op, propagate_nan, f, [&](auto fn) {
+    using O = LaneOut<D, decltype(fn)>;
+    O* o = static_cast<O*>(ov);
+    for (int64_t r = 0; r < rows; ++r) {
+      // The result is a register of its own: no operand row aliases it.
+      const S* __restrict ar = a + (ra.row_off ? ra.row_off[r] : r * cols);
+      const S* __restrict br = b + (rb.row_off ? rb.row_off[r] : r * cols);
+      O* __restrict orow = o + r * cols;
+      if (ra.col_step && rb.col_step) {
+        for (int64_t c = 0; c < cols; ++c) orow[c] = store_lane<D>(fn(load_c<D>(ar[c]), load_c<D>(br[c])));
+      } else if (ra.col_step) {
+        const C y = load_c<D>(br[0]);
+        for (int64_t c = 0; c < cols; ++c) orow[c] = store_lane<D>(fn(load_c<D>(ar[c]), y));
+      } else if (rb.col_step) {
+        const C x = load_c<D>(ar[0]);
+        for (int64_t c = 0; c < cols; ++c) orow[c] = store_lane<D>(fn(x, load_c<D>(br[c])));
+      } else {
+        // One value per row: computed per lane all the same, so flags
+        // (a division by zero) count every lane as binary() would.
+        const C x = load_c<D>(ar[0]), y = load_c<D>(br[0]);
+        for (int64_t c = 0; c < cols; ++c) orow[c] = store_lane<D>(fn(x, y));
+      }
+    }
+  });
 }
 
 // Float -> integer: truncate, NaN -> 0, saturate at the type's range.
@@ -244,6 +293,11 @@ void binary(ir::Op op, DType d, const void* a, const void* b, void* out, int64_t
             ArithFlags& flags) {
   if (op == ir::Op::Pow || op == ir::Op::UMulHi) return binary_math(op, d, a, b, out, n);
   dispatch(d, [&]<DType D>() { binary_t<D>(op, a, b, out, n, propagate_nan, flags); });
+}
+
+void binary_rows(ir::Op op, DType d, const RowOperand& a, const RowOperand& b, void* out, int64_t rows, int64_t cols,
+                 bool propagate_nan, ArithFlags& flags) {
+  dispatch(d, [&]<DType D>() { binary_rows_t<D>(op, a, b, out, rows, cols, propagate_nan, flags); });
 }
 
 void cast(DType from, DType to, const void* a, void* out, int64_t n) {

@@ -68,7 +68,11 @@ void LaunchState::prepare() {
     param_read[i] = ptr && (i >= 64 || (read >> i) & 1);
   }
   mark_index_registers();
-  if (fuse) hoist_plan(plan, k, index_reg);
+  if (fuse) {
+    hoist_plan(plan, k, index_reg);
+    fuse_broadcast_operands(plan, k);
+    mark_skip_runs(plan);
+  }
   prepare_read_tracking();
 }
 
@@ -268,6 +272,15 @@ void Exec::run(int begin, int end) {
   const Step* steps = L_.plan.steps.data();
   for (int i = begin; i < end;) {
     const Step& s = steps[i];
+    // Fused and hoisted steps only count: a run of them is passed over at
+    // once when no poll falls inside it (so polls, and where a budget
+    // stops a program, stay at the same step) and no hoisted step failed
+    // its pre-run (which leaves it to run in place).
+    if (s.skip_run > 0 && hoist_failed_ == 0 && steps_ + s.skip_run < poll_at_) {
+      steps_ += s.skip_run;
+      i += s.skip_run;
+      continue;
+    }
     tick();
     if (s.op == ir::Op::For) {
       int64_t lo = scalar_int(s.a[0]), hi = scalar_int(s.a[1]), st = scalar_int(s.a[2]);
@@ -311,7 +324,7 @@ void Exec::run(int begin, int end) {
       if (*as<uint8_t>(s.a[0])) run(i + 1, s.end);
       else run(s.end, s.else_end);
       i = s.else_end;
-    } else if (s.fused || (s.hoisted && hoist_ok_[i])) {
+    } else if (s.fused || (s.hoisted && hoist_ok_[i] == kHoistRan)) {
       ++i;  // done inside the step that reads it, or before the loop
     } else {
       step_with_taint(s);
@@ -354,6 +367,7 @@ void Exec::step(const Step& s) {
       return;
     case Op::Bitcast: std::memcpy(reg(s.dst), reg(s.a[0]), static_cast<size_t>(n) * s.elem); return;
     case Op::PtrAdd: {
+      if (s.bcast[1] >= 0 && ptr_add_in_place(s)) return;
       const eval::PtrVal* p = as<eval::PtrVal>(s.a[0]);
       eval::PtrVal* o = as<eval::PtrVal>(s.dst);
       DType od = type(s.a[1]).dtype;
@@ -437,19 +451,78 @@ void Exec::step(const Step& s) {
     return;
   }
   if (ir::is_binary(s.op)) {
+    if ((s.bcast[0] >= 0 || s.bcast[1] >= 0) && binary_in_place(s)) return;
     // The value checks look at the operands, so they run first.
     if ((s.op == Op::Shl || s.op == Op::Shr) && is_int(s.dtype)) check_shift(s);
-    if ((s.op == Op::Add || s.op == Op::Sub || s.op == Op::Mul || s.op == Op::Shl) && L_.index_reg[s.dst] &&
-        is_signed_int(s.dtype))
-      check_index_overflow(s);
+    if (index_checked(s)) check_index_overflow(s);
     eval::ArithFlags flags;
     eval::binary(s.op, s.dtype, reg(s.a[0]), reg(s.a[1]), reg(s.dst), n, in.propagate_nan, flags);
-    if (flags.div_by_zero) issue(in, "integer division or remainder by zero (the result is 0)");
-    // Each lane is a ShiftOutOfRange finding already; this keeps the note.
-    if (flags.wide_shift) issue(in, "shift count negative or not below the bit width (the result is clamped)", false);
+    binary_flags(in, flags);
     return;
   }
   throw std::logic_error(std::string("interpreter: unhandled op ") + ir::op_name(s.op));
+}
+
+void Exec::binary_flags(const ir::Instr& in, const eval::ArithFlags& flags) {
+  if (flags.div_by_zero) issue(in, "integer division or remainder by zero (the result is 0)");
+  // Each lane is a ShiftOutOfRange finding already; this keeps the note.
+  if (flags.wide_shift) issue(in, "shift count negative or not below the bit width (the result is clamped)", false);
+}
+
+bool Exec::broadcasts_in_place(const Step& s, eval::RowOperand* ops) {
+  const Step* steps = L_.plan.steps.data();
+  bool clean = true;
+  for (int k = 0; k < 2; ++k) {
+    if (s.bcast[k] < 0) {
+      ops[k] = eval::RowOperand{s.a[k] >= 0 ? reg(s.a[k]) : nullptr, nullptr, 1};
+      continue;
+    }
+    const int src = steps[s.bcast[k]].a[0];
+    if (L_.track_values && tainted_[src]) clean = false;
+    ops[k] = eval::RowOperand{reg(src), L_.plan.row_offsets.data() + s.row_off[k], s.col_step[k]};
+  }
+  // A tainted source, or an index op that would wrap: the broadcasts are
+  // materialized and the op runs as it would unfused (taint, findings).
+  if (!clean || (ir::is_binary(s.op) && index_checked(s) && rows_may_wrap(s, ops))) {
+    for (int k = 0; k < 2; ++k)
+      if (s.bcast[k] >= 0) step_with_taint(steps[s.bcast[k]]);
+    return false;
+  }
+  for (int k = 0; k < 2; ++k)
+    if (s.bcast[k] >= 0) tainted_[steps[s.bcast[k]].dst] = 0;
+  return true;
+}
+
+bool Exec::binary_in_place(const Step& s) {
+  eval::RowOperand ops[2];
+  if (!broadcasts_in_place(s, ops)) return false;
+  eval::ArithFlags flags;
+  eval::binary_rows(s.op, s.dtype, ops[0], ops[1], reg(s.dst), s.rows, s.cols, s.in->propagate_nan, flags);
+  binary_flags(*s.in, flags);
+  return true;
+}
+
+bool Exec::ptr_add_in_place(const Step& s) {
+  eval::RowOperand ops[2];
+  if (!broadcasts_in_place(s, ops)) return false;
+  const eval::PtrVal* p = as<eval::PtrVal>(s.a[0]);
+  eval::PtrVal* o = as<eval::PtrVal>(s.dst);
+  const int64_t cols = s.cols;
+  // The offsets as the unfused add reads them: i32 sign-extends, i64 wraps.
+  auto rows = [&](auto* off) {
+    for (int64_t r = 0; r < s.rows; ++r) {
+      const auto* row = off + ops[1].row_off[r];
+      const eval::PtrVal* pr = p + r * cols;
+      eval::PtrVal* orow = o + r * cols;
+      for (int64_t c = 0; c < cols; ++c) {
+        const auto v = row[ops[1].col_step * c];
+        orow[c] = eval::PtrVal{pr[c].buf, static_cast<int64_t>(static_cast<uint64_t>(pr[c].off) + static_cast<uint64_t>(v))};
+      }
+    }
+  };
+  if (type(s.a[1]).dtype == DType::i32) rows(static_cast<const int32_t*>(ops[1].data));
+  else rows(static_cast<const int64_t*>(ops[1].data));
+  return true;
 }
 
 void Exec::print(const Step& s) {

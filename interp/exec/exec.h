@@ -142,11 +142,16 @@ struct LaunchState {
     std::vector<Records> wrote, read;  // per parameter
   };
   std::vector<Shadow> shadows;  // one worker, in program order
+  // Elements [lo, hi), and when rows > 1 the same run again every
+  // `stride` elements (a tile's rows: one span per store of a 2-D tile).
   struct Span {
-    int64_t lo = 0, hi = 0;  // elements [lo, hi)
-    uint32_t program = 0;    // linear id + 1
+    int64_t lo = 0, hi = 0;
+    int64_t stride = 0;
+    uint32_t program = 0;  // linear id + 1
     uint32_t param = 0;
+    uint32_t rows = 1;
     bool write = false;
+    int64_t end() const { return hi + (static_cast<int64_t>(rows) - 1) * stride; }
   };
   struct alignas(64) SpanLog {
     std::vector<Span> spans;
@@ -253,6 +258,24 @@ class Exec {
   void run_hoisted(const Step& loop);
   // Would the index-overflow check of this add, sub or mul find a lane?
   bool index_may_wrap(const Step& s);
+  // The same for a binary step reading broadcasts in place (Step::bcast).
+  bool rows_may_wrap(const Step& s, const eval::RowOperand* ops);
+  // Does this binary step's result flow into a pointer offset, so that
+  // its wraps are IndexOverflow findings?
+  bool index_checked(const Step& s) const {
+    using ir::Op;
+    return (s.op == Op::Add || s.op == Op::Sub || s.op == Op::Mul || s.op == Op::Shl) && L_.index_reg[s.dst] &&
+           is_signed_int(s.dtype);
+  }
+  // A binary step with fused broadcast operands, computed without them
+  // (false: they were materialized instead, for the plain path to run).
+  bool binary_in_place(const Step& s);
+  // The same for a pointer add whose offsets are a fused broadcast.
+  bool ptr_add_in_place(const Step& s);
+  // A step's fused broadcast operands read in place (ops), or (false)
+  // materialized because a source is tainted or an index op would wrap.
+  bool broadcasts_in_place(const Step& s, eval::RowOperand* ops);
+  void binary_flags(const ir::Instr& in, const eval::ArithFlags& flags);
   // What memory ops need of each pointer parameter's buffer, fetched once.
   struct BufView {
     std::byte* data = nullptr;
@@ -266,16 +289,37 @@ class Exec {
   // Logs elements [lo, hi) of parameter `param` as touched by this program
   // (a parallel run's conflict detection), extending the last span when
   // the new one continues it.
+  // A run of the same length further on (the next row of a tile) makes
+  // the last span a 2-D one, or adds a row to it.
   void log_span(int64_t param, int64_t lo, int64_t hi, bool write) {
     if (!spans_->empty()) {
       LaunchState::Span& t = spans_->back();
-      if (t.program == me_ && t.param == param && t.write == write && lo <= t.hi && hi >= t.lo) {
-        t.lo = std::min(t.lo, lo);
-        t.hi = std::max(t.hi, hi);
-        return;
+      if (t.program == me_ && t.param == param && t.write == write) {
+        if (t.rows == 1 && lo <= t.hi && hi >= t.lo) {
+          t.lo = std::min(t.lo, lo);
+          t.hi = std::max(t.hi, hi);
+          return;
+        }
+        const int64_t len = hi - lo;
+        if (len == t.hi - t.lo && t.rows < UINT32_MAX) {
+          if (t.rows == 1 && lo - t.lo >= len) {
+            t.stride = lo - t.lo;
+            t.rows = 2;
+            return;
+          }
+          if (t.rows > 1 && lo == t.lo + static_cast<int64_t>(t.rows) * t.stride) {
+            ++t.rows;
+            return;
+          }
+        }
       }
     }
-    spans_->push_back(LaunchState::Span{lo, hi, me_, static_cast<uint32_t>(param), write});
+    spans_->push_back(LaunchState::Span{lo, hi, 0, me_, static_cast<uint32_t>(param), 1, write});
+  }
+  // Logs a span of this program whose rows were gathered by the caller.
+  void log_rows(const LaunchState::Span& s) {
+    if (s.rows == 1) log_span(s.param, s.lo, s.hi, s.write);
+    else spans_->push_back(s);
   }
   void bind_buffers();
   void memory(const Step& s);
@@ -340,7 +384,12 @@ class Exec {
   std::vector<LaunchState::Span>* spans_ = nullptr;  // this worker's span log
   std::vector<std::unique_ptr<uint8_t[]>> taint_;
   std::vector<uint8_t> tainted_;
-  std::vector<uint8_t> hoist_ok_;  // per step: hoisted and computed by its loop's pre-run
+  // Per step: hoisted and computed by its loop's pre-run (kHoistRan), or
+  // left to run in place by it (kHoistFailed), or not yet pre-run; and how
+  // many steps are kHoistFailed now.
+  static constexpr uint8_t kHoistRan = 1, kHoistFailed = 2;
+  std::vector<uint8_t> hoist_ok_;
+  int64_t hoist_failed_ = 0;
   std::unique_ptr<ProgramLog> log_;
   std::array<int64_t, 3> pid_{0, 0, 0};
   // The loops running now, outermost first: their step and trip count.

@@ -2,6 +2,7 @@
 // counts out of range, conversions that change a value, and inputs that no
 // program read. All of them stay in bounds, so the memory checks of
 // exec_memory.cpp never see them; each lane is reported with its values.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -229,8 +230,8 @@ namespace {
 // Does any lane of the op wrap? One branch-free pass (it vectorizes): the
 // common case, no lane wraps, then costs about an instruction per lane,
 // and the per-lane reporting below runs only when one does.
-template <ir::Op OP, class S>
-bool any_wraps(const S* a, const S* b, int64_t n) {
+template <ir::Op OP, class S, class A, class B>
+bool any_wraps(A a, B b, int64_t n) {
   using U = std::make_unsigned_t<S>;
   if constexpr (OP == ir::Op::Add || OP == ir::Op::Sub) {
     // In unsigned arithmetic, a sum wraps exactly when both operands have
@@ -240,7 +241,7 @@ bool any_wraps(const S* a, const S* b, int64_t n) {
     // not (the check was 8 instructions a lane of an elementwise kernel).
     U bad = 0;
     for (int64_t i = 0; i < n; ++i) {
-      const U x = static_cast<U>(a[i]), y = static_cast<U>(b[i]);
+      const U x = static_cast<U>(a(i)), y = static_cast<U>(b(i));
       const U r = OP == ir::Op::Add ? static_cast<U>(x + y) : static_cast<U>(x - y);
       bad |= OP == ir::Op::Add ? static_cast<U>((r ^ x) & (r ^ y)) : static_cast<U>((x ^ y) & (x ^ r));
     }
@@ -249,20 +250,35 @@ bool any_wraps(const S* a, const S* b, int64_t n) {
     bool any = false;
     for (int64_t i = 0; i < n; ++i) {
       S r;
-      any |= __builtin_mul_overflow(a[i], b[i], &r);
+      any |= __builtin_mul_overflow(a(i), b(i), &r);
     }
     return any;
   }
 }
 
+// Lane i of a tile, or one value for every lane.
 template <class S>
-bool may_wrap(ir::Op op, const S* a, const S* b, int64_t n) {
+auto lanes_of(const S* p) {
+  return [p](int64_t i) { return p[i]; };
+}
+template <class S>
+auto same_value(S v) {
+  return [v](int64_t) { return v; };
+}
+
+template <class S, class A, class B>
+bool may_wrap_lanes(ir::Op op, A a, B b, int64_t n) {
   switch (op) {
-    case ir::Op::Add: return any_wraps<ir::Op::Add>(a, b, n);
-    case ir::Op::Sub: return any_wraps<ir::Op::Sub>(a, b, n);
-    case ir::Op::Mul: return any_wraps<ir::Op::Mul>(a, b, n);
+    case ir::Op::Add: return any_wraps<ir::Op::Add, S>(a, b, n);
+    case ir::Op::Sub: return any_wraps<ir::Op::Sub, S>(a, b, n);
+    case ir::Op::Mul: return any_wraps<ir::Op::Mul, S>(a, b, n);
     default: return true;  // Shl: the per-lane pass decides
   }
+}
+
+template <class S>
+bool may_wrap(ir::Op op, const S* a, const S* b, int64_t n) {
+  return may_wrap_lanes<S>(op, lanes_of(a), lanes_of(b), n);
 }
 
 }  // namespace
@@ -272,6 +288,47 @@ bool Exec::index_may_wrap(const Step& s) {
     using S = typename eval::StorageOf<D>::type;
     if constexpr (is_int(D) && D != DType::i1 && std::is_signed_v<S>) return may_wrap<S>(s.op, as<S>(s.a[0]), as<S>(s.a[1]), s.n);
     else return false;
+  });
+}
+
+bool Exec::rows_may_wrap(const Step& s, const eval::RowOperand* ops) {
+  return eval::dispatch(s.dtype, [&]<DType D>() {
+    using S = typename eval::StorageOf<D>::type;
+    if constexpr (is_int(D) && D != DType::i1 && std::is_signed_v<S>) {
+      const int64_t cols = s.cols;
+      const S* extremes_of = nullptr;
+      S extremes[2] = {0, 0};
+      for (int64_t r = 0; r < s.rows; ++r) {
+        const S* row[2];
+        for (int k = 0; k < 2; ++k)
+          row[k] = static_cast<const S*>(ops[k].data) + (ops[k].row_off ? ops[k].row_off[r] : r * cols);
+        // The four cases of binary_rows: each operand a row or one value.
+        bool wraps;
+        if (ops[0].col_step && ops[1].col_step) {
+          wraps = may_wrap_lanes<S>(s.op, lanes_of(row[0]), lanes_of(row[1]), cols);
+        } else if (ops[0].col_step || ops[1].col_step) {
+          // A row against one value: x + v, x - v, v - x and x * v are
+          // monotonic in x, so some lane wraps exactly when the row's
+          // smallest or largest element does. A row that repeats (the
+          // usual [1, N] broadcast) has its extremes computed once.
+          const int k = ops[0].col_step ? 0 : 1;
+          if (row[k] != extremes_of) {
+            extremes_of = row[k];
+            const auto [lo, hi] = std::minmax_element(row[k], row[k] + cols);
+            extremes[0] = *lo;
+            extremes[1] = *hi;
+          }
+          wraps = k == 0 ? may_wrap_lanes<S>(s.op, lanes_of(extremes), same_value(*row[1]), 2)
+                         : may_wrap_lanes<S>(s.op, same_value(*row[0]), lanes_of(extremes), 2);
+        } else {
+          wraps = may_wrap_lanes<S>(s.op, same_value(*row[0]), same_value(*row[1]), 1);
+        }
+        if (wraps) return true;
+      }
+      return false;
+    } else {
+      return false;
+    }
   });
 }
 

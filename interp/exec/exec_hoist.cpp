@@ -136,10 +136,11 @@ void Exec::run_hoisted(const Step& loop) {
     bool ok = true;
     for (int a : s.in->args) {
       const int d = a >= 0 ? L_.plan.def_step[a] : -1;
-      if (d >= 0 && steps[d].hoisted && !hoist_ok_[d]) ok = false;
+      if (d >= 0 && steps[d].hoisted && hoist_ok_[d] != kHoistRan) ok = false;
     }
     if (ok && s.hoist_checked) ok = !index_may_wrap(s);
-    hoist_ok_[j] = ok;
+    hoist_failed_ += (ok ? 0 : 1) - (hoist_ok_[j] == kHoistFailed ? 1 : 0);
+    hoist_ok_[j] = ok ? kHoistRan : kHoistFailed;
     if (ok) step_with_taint(s);
   }
 }

@@ -148,4 +148,28 @@ Plan make_plan(const ir::Kernel& k, std::vector<SrcLoc>& locations) {
   return p;
 }
 
+void mark_skip_runs(Plan& p) {
+  const int n = static_cast<int>(p.steps.size());
+  // Which block each step is in (a run never leaves its block): control
+  // steps come in plan order and nest, so the innermost claim is last.
+  std::vector<int> block(static_cast<size_t>(n), 0);
+  int next_block = 1;
+  for (int i = 0; i < n; ++i) {
+    const Step& s = p.steps[i];
+    if (s.op != ir::Op::For && s.op != ir::Op::If && s.op != ir::Op::While) continue;
+    const int first = next_block++, second = next_block++;
+    for (int j = i + 1; j < s.end; ++j) block[j] = first;
+    for (int j = s.end; j < s.else_end; ++j) block[j] = second;
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    Step& s = p.steps[i];
+    const bool control = s.op == ir::Op::For || s.op == ir::Op::If || s.op == ir::Op::While;
+    if (control || !(s.fused || s.hoisted)) {
+      s.skip_run = 0;
+      continue;
+    }
+    s.skip_run = 1 + (i + 1 < n && block[i + 1] == block[i] ? p.steps[i + 1].skip_run : 0);
+  }
+}
+
 }  // namespace tl

@@ -48,12 +48,27 @@ struct Step {
   bool hoisted = false;
   bool hoist_checked = false;
   int hoist_begin = 0, hoist_end = 0;
+  // Broadcast operands read in place (exec_fuse.cpp). A binary step whose
+  // operand k is the result of a fused Broadcast reads that broadcast's
+  // source instead, with its result seen as [rows, cols]: bcast[k] is the
+  // Broadcast step (-1: a plain operand); the operand's row r starts at
+  // element Plan::row_offsets[row_off[k] + r] of the source, and is one
+  // value stretched along the row when col_step[k] is 0.
+  int bcast[2] = {-1, -1};
+  int row_off[2] = {-1, -1};
+  int64_t col_step[2] = {1, 1};
+  int64_t rows = 0, cols = 0;
+  // The steps from this one on, in its block, that are fused or hoisted:
+  // the run loop passes over them at once, counting each as a step (0:
+  // this step runs). See mark_skip_runs.
+  int skip_run = 0;
 };
 
 struct Plan {
   std::vector<Step> steps;
   std::vector<int> hoist_order;  // steps pre-run by the For loops, grouped per loop
   std::vector<int> def_step;     // per register: the step writing it, if exactly one (else -1)
+  std::vector<int64_t> row_offsets;  // Step::row_off's tables
   std::unordered_map<const ir::Instr*, int> loc_of_instr;
 };
 
@@ -69,6 +84,13 @@ void fuse_plan(Plan& p, const ir::Kernel& k);
 // cannot report anything (or whose one check can be run dry first) to run
 // once before their loop. `index_reg`: LaunchState::index_reg.
 void hoist_plan(Plan& p, const ir::Kernel& k, const std::vector<bool>& index_reg);
+
+// The second fusion pass, after hoisting (exec_fuse.cpp): broadcasts read
+// in place by the binary step that alone reads them (Step::bcast).
+void fuse_broadcast_operands(Plan& p, const ir::Kernel& k);
+
+// After the passes: each step's Step::skip_run.
+void mark_skip_runs(Plan& p);
 
 // Fusion on unless `requested` is false or TILESCOPE_FUSE=0 is set.
 bool fusion_enabled(bool requested);

@@ -3,6 +3,8 @@
 // are sorted per buffer and swept once for two programs on one element
 // with a write involved. See LaunchState's comment in exec.h.
 #include <algorithm>
+#include <map>
+#include <queue>
 #include <mutex>
 
 #include "exec.h"
@@ -112,14 +114,25 @@ bool stripe_conflict(const std::vector<LaunchState::SpanLog>& logs, uint32_t par
   // Kept from call to call on this thread: its pages stay mapped.
   thread_local std::vector<Span> all;
   all.clear();
+  auto add = [&](const Span& s, int64_t a, int64_t b) {
+    Span c = s;
+    c.lo = std::max(a, lo);
+    c.hi = std::min(b, hi);
+    c.rows = 1;
+    all.push_back(c);
+  };
   for (const LaunchState::SpanLog& log : logs)
-    for (const Span& s : log.spans)
-      if (s.param == param && s.lo < hi && s.hi > lo) {
-        Span c = s;
-        c.lo = std::max(c.lo, lo);
-        c.hi = std::min(c.hi, hi);
-        all.push_back(c);
+    for (const Span& s : log.spans) {
+      if (s.param != param || s.lo >= hi || s.end() <= lo) continue;
+      if (s.rows == 1) {
+        add(s, s.lo, s.hi);
+        continue;
       }
+      // A 2-D span: its rows that meet [lo, hi), one by one.
+      const int64_t first = s.hi > lo ? 0 : (lo - s.hi) / s.stride + 1;
+      const int64_t last = std::min<int64_t>(s.rows, (hi - s.lo + s.stride - 1) / s.stride);
+      for (int64_t r = first; r < last; ++r) add(s, s.lo + r * s.stride, s.hi + r * s.stride);
+    }
   if (all.size() < 2) return false;
   sort_by_start(all, lo, hi - lo);
   FurthestTwo writes, reads;
@@ -133,18 +146,88 @@ bool stripe_conflict(const std::vector<LaunchState::SpanLog>& logs, uint32_t par
   return false;
 }
 
+// The common case of a tiled kernel, decided without looking at rows:
+// only writes to this parameter, and every span a rectangle of one grid of
+// `stride` columns (its rows do not cross a grid row). Then two programs
+// meet exactly when two of their rectangles do, which one sweep down the
+// grid rows finds, keeping the column intervals of the rectangles that
+// cover the current row. Returns 1 (a conflict), 0 (none) or -1 (not this
+// case, or two rectangles of one program overlap: the row sweep decides).
+int rectangles_conflict(const std::vector<LaunchState::SpanLog>& logs, uint32_t param, int64_t extent) {
+  using Span = LaunchState::Span;
+  int64_t stride = 0;
+  size_t count = 0;
+  for (const LaunchState::SpanLog& log : logs)
+    for (const Span& s : log.spans) {
+      if (s.param != param) continue;
+      if (!s.write) return -1;
+      ++count;
+      if (s.rows > 1) {
+        if (stride != 0 && s.stride != stride) return -1;
+        stride = s.stride;
+      }
+    }
+  if (count < 2) return 0;
+  if (stride == 0) stride = std::max<int64_t>(extent, 1);  // single rows: one grid row
+  struct Rect {
+    int64_t row, end_row, c0, c1;
+    uint32_t program;
+  };
+  thread_local std::vector<Rect> rects;
+  rects.clear();
+  for (const LaunchState::SpanLog& log : logs)
+    for (const Span& s : log.spans) {
+      if (s.param != param) continue;
+      // Elements may lie outside [0, extent) only in a span no store
+      // logged (stores log in-bounds lanes); floor division keeps this exact.
+      const int64_t row = s.lo >= 0 ? s.lo / stride : -((-s.lo + stride - 1) / stride);
+      const int64_t c0 = s.lo - row * stride, c1 = c0 + (s.hi - s.lo);
+      if (c1 > stride) return -1;  // a row crosses the grid's
+      rects.push_back(Rect{row, row + s.rows, c0, c1, s.program});
+    }
+  std::sort(rects.begin(), rects.end(), [](const Rect& a, const Rect& b) { return a.row < b.row; });
+  // Column intervals of the rectangles covering the current grid row, by
+  // first column (disjoint while no conflict was found), and their ends.
+  struct Active {
+    int64_t c1, end_row;
+    uint32_t program;
+  };
+  std::map<int64_t, Active> active;
+  std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>, std::greater<>> ends;
+  for (const Rect& r : rects) {
+    while (!ends.empty() && ends.top().first <= r.row) {
+      active.erase(ends.top().second);
+      ends.pop();
+    }
+    auto next = active.lower_bound(r.c0);
+    const Active* hit = nullptr;
+    if (next != active.end() && next->first < r.c1) hit = &next->second;
+    if (!hit && next != active.begin() && std::prev(next)->second.c1 > r.c0) hit = &std::prev(next)->second;
+    if (hit) return hit->program == r.program ? -1 : 1;
+    active.emplace(r.c0, Active{r.c1, r.end_row, r.program});
+    ends.emplace(r.end_row, r.c0);
+  }
+  return 0;
+}
+
 }  // namespace
 
 bool LaunchState::spans_conflict() const {
   if (span_logs.empty()) return false;
   size_t total = 0;
-  for (const SpanLog& log : span_logs) total += log.spans.size();
+  for (const SpanLog& log : span_logs)
+    for (const Span& s : log.spans) total += s.rows;
   // Many spans: the buffer is cut into one stripe per worker, swept on the
   // launch's worker threads (this runs after the parallel part, alone).
   const int parts = total >= 8192 ? static_cast<int>(span_logs.size()) : 1;
   for (size_t p = 0; p < bufs.size(); ++p) {
     if (!bufs[p] || !param_written[p]) continue;
     const int64_t extent = bufs[p]->extent();
+    const int rect = rectangles_conflict(span_logs, static_cast<uint32_t>(p), extent);
+    if (rect >= 0) {
+      if (rect == 1) return true;
+      continue;
+    }
     if (parts == 1) {
       if (stripe_conflict(span_logs, static_cast<uint32_t>(p), 0, extent)) return true;
       continue;

@@ -159,4 +159,8 @@ std::shared_ptr<const ir::Kernel> build_ir(const KernelDef& k, const std::vector
 // launch that does not fit the kernel (argument kinds, dtypes, grid).
 RunResult run(const KernelDef& k, Grid grid, const std::vector<Arg>& args, const RunOptions& opt = {});
 
+// The interpreter's execution plan for `k` as text: one line per step, with
+// what the fusion and hoisting passes did to it (fuse false: both off).
+std::string print_plan(const ir::Kernel& k, bool fuse = true);
+
 }  // namespace tl
