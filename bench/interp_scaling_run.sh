@@ -11,7 +11,7 @@
 # Environment: OUT (default ./interp-scaling), BUILD (default ./build-scaling),
 # JOBS (default nproc), .debs/ as for bench/gpu_run.sh when Catch2 or
 # nlohmann_json are not installed; to fit one 10-minute device call:
-# EXAMPLES=0 leaves out E1/E4 (minutes), REPS sets the repetitions, and
+# EXAMPLES=0 leaves out E1/E4 (minutes, in Triton's interpreter too), REPS sets the repetitions, and
 # TRITON_LIMIT (s, default 3600) cuts Triton's interpreter off (each case
 # prints its time as it finishes, so a cut run still gives the others).
 set -u -o pipefail
@@ -62,4 +62,6 @@ fi
 
 ANCHOR="$ROOT/.anchor"
 [ -d "$ANCHOR" ] || ANCHOR="$ROOT/../shared/bench"
-run triton-interp "${TRITON_LIMIT:-3600}" env TRITON_INTERPRET=1 PYTHONUNBUFFERED=1 python3 "$ROOT/bench/triton_interp_cases.py" "$ANCHOR"
+TQ=()
+[ "${EXAMPLES:-1}" = 0 ] && TQ=(--quick)
+run triton-interp "${TRITON_LIMIT:-3600}" env TRITON_INTERPRET=1 PYTHONUNBUFFERED=1 python3 "$ROOT/bench/triton_interp_cases.py" "$ANCHOR" "${TQ[@]}"

@@ -230,21 +230,29 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     ProgressMonitor monitor(opt.progress, L, n, nworkers);
     std::atomic<int64_t> traced_bytes{0};
     std::exception_ptr failure;
-    // Programs are claimed a few at a time when nothing depends on the
-    // claim order (untraced, several workers): with one lock per program,
-    // 16 workers running programs of a few microseconds waited on the lock
-    // more than they ran. Every program of a claimed chunk runs (one the
-    // launch has stopped returns at its first step) and is deposited.
-    const int64_t chunk =
-        nworkers > 1 && opt.trace == TraceMode::Off ? std::clamp<int64_t>(n / (int64_t{nworkers} * 16), 1, 64) : 1;
+    // Untraced launches on several workers claim programs a chunk at a
+    // time from an atomic counter, and take the lock only to hand in a
+    // chunk's logs: with one lock per program, 16 workers running programs
+    // of a few microseconds waited on the lock more than they ran. Every
+    // program of a claimed chunk runs (one the launch has stopped returns at
+    // its first step) and is deposited. Traced launches claim one program
+    // at a time under the lock, which decides what is traced.
+    const bool chunked = nworkers > 1 && opt.trace == TraceMode::Off;
+    // A kernel with a loop has programs long enough for a claim each (and
+    // a chunk of them would leave a worker with a long tail at the end).
+    bool loops = false;
+    for (const Step& s : L.plan.steps) loops |= s.op == ir::Op::For || s.op == ir::Op::While;
+    const int64_t chunk = chunked && !loops ? std::clamp<int64_t>(n / (int64_t{nworkers} * 8), 1, 256) : 1;
+    std::atomic<int64_t> next_chunk{0};
     auto run_programs = [&](Exec& ex) {
       int64_t first = -1;  // the programs this worker just ran, to deposit
       std::vector<std::unique_ptr<ProgramLog>> logs;
       for (;;) {
-        int64_t begin, count;
+        int64_t begin = 0, count = 0;
         bool traced = false;
         {
-          // One lock per chunk: hand in the last chunk's logs, claim the next.
+          // One lock per chunk: hand in the last chunk's logs (and, traced,
+          // claim the next program).
           std::lock_guard<std::mutex> lock(claim_mu);
           for (size_t k = 0; first >= 0 && k < logs.size(); ++k) {
             if (logs[k]) traced_bytes += logs[k]->trace_bytes;
@@ -252,16 +260,21 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
             ++L.programs_done;
           }
           if (L.cancel_requested()) L.cancelled = true;
-          if (next >= n || L.stop || L.cancelled) return;
-          begin = next;
-          count = std::min(chunk, n - next);
-          next += count;
-          // Deciding to trace under the claim lock keeps truncation
-          // deterministic (see LaunchState::merge_one): a program left
-          // untraced here could not have been kept. (Traced launches claim
-          // one program at a time.)
-          if (count == 1)
+          if (L.stop || L.cancelled) return;
+          if (!chunked) {
+            if (next >= n) return;
+            begin = next++;
+            count = 1;
+            // Deciding to trace under the claim lock keeps truncation
+            // deterministic (see LaunchState::merge_one): a program left
+            // untraced here could not have been kept.
             traced = L.wants_trace(begin) && traced_bytes.load() <= opt.trace_budget_bytes && !L.trace_full();
+          }
+        }
+        if (chunked) {
+          begin = next_chunk.fetch_add(chunk, std::memory_order_relaxed);
+          if (begin >= n) return;
+          count = std::min(chunk, n - begin);
         }
         logs.resize(static_cast<size_t>(count));
         for (int64_t k = 0; k < count; ++k) logs[static_cast<size_t>(k)] = ex.run_program(begin + k, traced);
@@ -281,6 +294,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
       }
     };
     run_on_workers(nworkers, work);
+    if (chunked) next = std::min(next_chunk.load(), n);
     if (failure) std::rethrow_exception(failure);
   };
 
