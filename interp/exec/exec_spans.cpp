@@ -3,8 +3,6 @@
 // are sorted per buffer and swept once for two programs on one element
 // with a write involved. See LaunchState's comment in exec.h.
 #include <algorithm>
-#include <map>
-#include <queue>
 #include <mutex>
 
 #include "exec.h"
@@ -185,27 +183,42 @@ int rectangles_conflict(const std::vector<LaunchState::SpanLog>& logs, uint32_t 
       if (c1 > stride) return -1;  // a row crosses the grid's
       rects.push_back(Rect{row, row + s.rows, c0, c1, s.program});
     }
-  std::sort(rects.begin(), rects.end(), [](const Rect& a, const Rect& b) { return a.row < b.row; });
-  // Column intervals of the rectangles covering the current grid row, by
-  // first column (disjoint while no conflict was found), and their ends.
-  struct Active {
-    int64_t c1, end_row;
-    uint32_t program;
-  };
-  std::map<int64_t, Active> active;
-  std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>, std::greater<>> ends;
+  // By first row: counted into one bucket per row when the rows are few
+  // (a tiled output has a row per grid row), else sorted.
+  int64_t lo_row = INT64_MAX, hi_row = INT64_MIN;
   for (const Rect& r : rects) {
-    while (!ends.empty() && ends.top().first <= r.row) {
-      active.erase(ends.top().second);
-      ends.pop();
+    lo_row = std::min(lo_row, r.row);
+    hi_row = std::max(hi_row, r.row);
+  }
+  if (hi_row - lo_row < static_cast<int64_t>(4 * rects.size())) {
+    thread_local std::vector<uint32_t> start;
+    thread_local std::vector<Rect> sorted;
+    start.assign(static_cast<size_t>(hi_row - lo_row + 2), 0);
+    for (const Rect& r : rects) ++start[static_cast<size_t>(r.row - lo_row + 1)];
+    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    sorted.resize(rects.size());
+    for (const Rect& r : rects) sorted[start[static_cast<size_t>(r.row - lo_row)]++] = r;
+    rects.swap(sorted);
+  } else {
+    std::sort(rects.begin(), rects.end(), [](const Rect& a, const Rect& b) { return a.row < b.row; });
+  }
+  // The rectangles covering the current grid row, by first column (their
+  // column intervals are disjoint while no conflict was found): a small
+  // sorted vector, as only one band of tiles is open at a time.
+  thread_local std::vector<Rect> active;
+  active.clear();
+  int64_t row = INT64_MIN;
+  for (const Rect& r : rects) {
+    if (r.row != row) {
+      row = r.row;
+      std::erase_if(active, [&](const Rect& a) { return a.end_row <= row; });
     }
-    auto next = active.lower_bound(r.c0);
-    const Active* hit = nullptr;
-    if (next != active.end() && next->first < r.c1) hit = &next->second;
-    if (!hit && next != active.begin() && std::prev(next)->second.c1 > r.c0) hit = &std::prev(next)->second;
+    auto next = std::lower_bound(active.begin(), active.end(), r.c0, [](const Rect& a, int64_t c) { return a.c0 < c; });
+    const Rect* hit = nullptr;
+    if (next != active.end() && next->c0 < r.c1) hit = &*next;
+    if (!hit && next != active.begin() && std::prev(next)->c1 > r.c0) hit = &*std::prev(next);
     if (hit) return hit->program == r.program ? -1 : 1;
-    active.emplace(r.c0, Active{r.c1, r.end_row, r.program});
-    ends.emplace(r.end_row, r.c0);
+    active.insert(next, r);
   }
   return 0;
 }
