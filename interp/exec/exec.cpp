@@ -446,11 +446,11 @@ void Exec::step(const Step& s) {
     }
     default: break;
   }
-  if (ir::is_unary(s.op)) {
+  if (s.unary) {
     eval::unary(s.op, s.dtype, reg(s.a[0]), reg(s.dst), n);
     return;
   }
-  if (ir::is_binary(s.op)) {
+  if (s.binary) {
     if ((s.bcast[0] >= 0 || s.bcast[1] >= 0) && binary_in_place(s)) return;
     // The value checks look at the operands, so they run first.
     if ((s.op == Op::Shl || s.op == Op::Shr) && is_int(s.dtype)) check_shift(s);
@@ -463,7 +463,7 @@ void Exec::step(const Step& s) {
   throw std::logic_error(std::string("interpreter: unhandled op ") + ir::op_name(s.op));
 }
 
-void Exec::binary_flags(const ir::Instr& in, const eval::ArithFlags& flags) {
+void Exec::binary_issues(const ir::Instr& in, const eval::ArithFlags& flags) {
   if (flags.div_by_zero) issue(in, "integer division or remainder by zero (the result is 0)");
   // Each lane is a ShiftOutOfRange finding already; this keeps the note.
   if (flags.wide_shift) issue(in, "shift count negative or not below the bit width (the result is clamped)", false);
@@ -483,7 +483,7 @@ bool Exec::broadcasts_in_place(const Step& s, eval::RowOperand* ops) {
   }
   // A tainted source, or an index op that would wrap: the broadcasts are
   // materialized and the op runs as it would unfused (taint, findings).
-  if (!clean || (ir::is_binary(s.op) && index_checked(s) && rows_may_wrap(s, ops))) {
+  if (!clean || (s.binary && index_checked(s) && rows_may_wrap(s, ops))) {
     for (int k = 0; k < 2; ++k)
       if (s.bcast[k] >= 0) step_with_taint(steps[s.bcast[k]]);
     return false;

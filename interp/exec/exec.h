@@ -275,7 +275,13 @@ class Exec {
   // A step's fused broadcast operands read in place (ops), or (false)
   // materialized because a source is tainted or an index op would wrap.
   bool broadcasts_in_place(const Step& s, eval::RowOperand* ops);
-  void binary_flags(const ir::Instr& in, const eval::ArithFlags& flags);
+  // A binary op's flagged lanes (division by zero, over-wide shifts) as
+  // runtime issues; nearly always none, decided inline.
+  void binary_flags(const ir::Instr& in, const eval::ArithFlags& flags) {
+    if (flags.div_by_zero | flags.wide_shift) [[unlikely]]
+      binary_issues(in, flags);
+  }
+  void binary_issues(const ir::Instr& in, const eval::ArithFlags& flags);
   // What memory ops need of each pointer parameter's buffer, fetched once.
   struct BufView {
     std::byte* data = nullptr;

@@ -65,6 +65,8 @@ class Flattener {
     Step s;
     s.in = &in;
     s.op = in.op;
+    s.unary = ir::is_unary(in.op);
+    s.binary = ir::is_binary(in.op);
     s.dst = in.dst;
     for (size_t i = 0; i < in.args.size() && i < 3; ++i) s.a[i] = in.args[i];
     if (in.loc.known()) {

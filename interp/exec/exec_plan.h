@@ -22,6 +22,7 @@ struct Step {
   DType dtype{};      // dtype of the first operand (Cast: source)
   DType out_dtype{};  // dtype of the result
   uint32_t elem = 0;  // bytes per result lane
+  bool unary = false, binary = false;  // ir::is_unary / is_binary, looked up once
   int loc = -1;       // index into the launch's location table
   int end = 0;        // For/If: one past the (then-)body; While: one past the condition block
   int else_end = 0;   // If: one past the else body; While: one past the body
