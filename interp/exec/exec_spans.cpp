@@ -199,17 +199,31 @@ int rectangles_conflict(const std::vector<LaunchState::SpanLog>& logs, uint32_t 
     sorted.resize(rects.size());
     for (const Rect& r : rects) sorted[start[static_cast<size_t>(r.row - lo_row)]++] = r;
     rects.swap(sorted);
+    // Then each row's rectangles by first column.
+    auto by_c0 = [](const Rect& a, const Rect& b) { return a.c0 < b.c0; };
+    for (size_t i = 0; i < rects.size();) {
+      size_t j = i + 1;
+      while (j < rects.size() && rects[j].row == rects[i].row) ++j;
+      if (j - i > 1) std::sort(rects.begin() + static_cast<std::ptrdiff_t>(i), rects.begin() + static_cast<std::ptrdiff_t>(j), by_c0);
+      i = j;
+    }
   } else {
-    std::sort(rects.begin(), rects.end(), [](const Rect& a, const Rect& b) { return a.row < b.row; });
+    std::sort(rects.begin(), rects.end(),
+              [](const Rect& a, const Rect& b) { return a.row < b.row || (a.row == b.row && a.c0 < b.c0); });
   }
   // The rectangles covering the current grid row, by first column (their
-  // column intervals are disjoint while no conflict was found): a small
-  // sorted vector, as only one band of tiles is open at a time.
+  // column intervals are disjoint while no conflict was found): a sorted
+  // vector. A tiled launch keeps one band of tiles open, and single rows
+  // (one grid row, taken by rising column) only ever append; should many
+  // rectangles stay open while others land between them, the row sweep
+  // takes over rather than moving them on every insert.
+  constexpr size_t kMaxOpen = 256;
   thread_local std::vector<Rect> active;
   active.clear();
   int64_t row = INT64_MIN;
   for (const Rect& r : rects) {
     if (r.row != row) {
+      if (active.size() > kMaxOpen) return -1;
       row = r.row;
       std::erase_if(active, [&](const Rect& a) { return a.end_row <= row; });
     }
@@ -218,6 +232,7 @@ int rectangles_conflict(const std::vector<LaunchState::SpanLog>& logs, uint32_t 
     if (next != active.end() && next->c0 < r.c1) hit = &*next;
     if (!hit && next != active.begin() && std::prev(next)->c1 > r.c0) hit = &*std::prev(next);
     if (hit) return hit->program == r.program ? -1 : 1;
+    if (next != active.end() && active.size() > kMaxOpen) return -1;
     active.insert(next, r);
   }
   return 0;
