@@ -65,6 +65,7 @@ inline std::string describe(const tl::Finding& f) {
          std::to_string(e.other_pid[0]) + "," + std::to_string(e.other_pid[1]) + "," +
          std::to_string(e.other_pid[2]) + ") idx";
     for (int64_t i : e.lane_index) s += " " + std::to_string(i);
+    if (!e.detail.empty()) s += " '" + e.detail + "'";
   }
   return s;
 }

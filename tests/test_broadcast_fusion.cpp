@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 
+#include "findings_fixture.h"
 #include "interpreter.h"
 #include "tl.h"
 
@@ -42,14 +43,7 @@ Outcome launch(bool fuse, int threads, int64_t n, int64_t scale, tl::Grid grid =
   Outcome o;
   o.r = tl::run(k, grid, {x, y, out, n, scale}, opt);
   for (int i = 0; i < 256; ++i) o.out += std::to_string(out.get(i)) + " ";
-  for (const tl::Finding& f : o.r.findings) {
-    o.findings += std::string(tl::finding_kind_name(f.kind)) + " lanes " + std::to_string(f.lanes) + " programs " +
-                  std::to_string(f.programs) + ":";
-    for (const tl::FindingExample& e : f.examples)
-      o.findings += " (" + std::to_string(e.pid[0]) + "," + std::to_string(e.pid[1]) + ") lane " +
-                    std::to_string(e.lane) + " " + e.detail;
-    o.findings += "\n";
-  }
+  for (const std::string& f : findings_fixture::describe_all(o.r.findings)) o.findings += f + "\n";
   o.plan = tl::print_plan(*tl::build_ir(k, {x, y, out, n, scale}), fuse);
   return o;
 }

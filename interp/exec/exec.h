@@ -152,6 +152,22 @@ struct LaunchState {
     uint32_t rows = 1;
     bool write = false;
     int64_t end() const { return hi + (static_cast<int64_t>(rows) - 1) * stride; }
+    // Takes [lo, hi) as its next row when it is one: the same length, at
+    // the span's stride (the second row sets the stride).
+    bool add_row(int64_t lo, int64_t hi) {
+      const int64_t len = hi - lo;
+      if (rows == 0 || len != this->hi - this->lo || rows == UINT32_MAX) return false;
+      if (rows == 1 && lo - this->lo >= len) {
+        stride = lo - this->lo;
+        rows = 2;
+        return true;
+      }
+      if (rows > 1 && lo == this->lo + static_cast<int64_t>(rows) * stride) {
+        ++rows;
+        return true;
+      }
+      return false;
+    }
   };
   struct alignas(64) SpanLog {
     std::vector<Span> spans;
@@ -294,9 +310,8 @@ class Exec {
   };
   // Logs elements [lo, hi) of parameter `param` as touched by this program
   // (a parallel run's conflict detection), extending the last span when
-  // the new one continues it.
-  // A run of the same length further on (the next row of a tile) makes
-  // the last span a 2-D one, or adds a row to it.
+  // the new one continues it, or taking it as the last span's next row
+  // (a tile's rows become one 2-D span).
   void log_span(int64_t param, int64_t lo, int64_t hi, bool write) {
     if (!spans_->empty()) {
       LaunchState::Span& t = spans_->back();
@@ -306,18 +321,7 @@ class Exec {
           t.hi = std::max(t.hi, hi);
           return;
         }
-        const int64_t len = hi - lo;
-        if (len == t.hi - t.lo && t.rows < UINT32_MAX) {
-          if (t.rows == 1 && lo - t.lo >= len) {
-            t.stride = lo - t.lo;
-            t.rows = 2;
-            return;
-          }
-          if (t.rows > 1 && lo == t.lo + static_cast<int64_t>(t.rows) * t.stride) {
-            ++t.rows;
-            return;
-          }
-        }
+        if (t.add_row(lo, hi)) return;
       }
     }
     spans_->push_back(LaunchState::Span{lo, hi, 0, me_, static_cast<uint32_t>(param), 1, write});

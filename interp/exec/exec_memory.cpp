@@ -414,18 +414,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       int64_t run_lo = 0, run_hi = -1;
       LaunchState::Span rows{0, 0, 0, me_, static_cast<uint32_t>(buf0), 0, true};
       auto add_row = [&](int64_t lo, int64_t hi) {
-        const int64_t len = hi - lo;
-        if (rows.rows > 0 && len == rows.hi - rows.lo && rows.rows < UINT32_MAX) {
-          if (rows.rows == 1 && lo - rows.lo >= len) {
-            rows.stride = lo - rows.lo;
-            rows.rows = 2;
-            return;
-          }
-          if (rows.rows > 1 && lo == rows.lo + static_cast<int64_t>(rows.rows) * rows.stride) {
-            ++rows.rows;
-            return;
-          }
-        }
+        if (rows.add_row(lo, hi)) return;
         if (rows.rows > 0) log_rows(rows);
         rows.lo = lo;
         rows.hi = hi;
