@@ -149,7 +149,7 @@ fi
 
 if want bench; then
   # One autotuned run (issue 16) for the table and the JSON.
-  run_logged bench_gpu 1800 "$TS" bench --gpu --json-out "$OUT/bench_gpu.json"
+  run_logged bench_gpu 1800 "$TS" bench --gpu ${BENCH_ARGS:-} --json-out "$OUT/bench_gpu.json"
   cat "$OUT/bench_gpu.log" >> "$SUMMARY"
 fi
 

@@ -72,6 +72,9 @@ int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptio
   tl::gpu::CodegenOptions cg;
   cg.num_warps = static_cast<int>(args.int_value("warps", 4));
   cg.wgmma = args.flag("wgmma");
+  cg.num_stages = static_cast<int>(args.int_value("stages", 0));
+  cg.wgmma_in_flight = !args.flag("wgmma-wait");
+  if (cg.num_stages != 0 && (cg.num_stages < 2 || cg.num_stages > 4)) throw UsageError("--stages must be 2, 3 or 4");
   if (cg.num_warps < 1 || cg.num_warps > 32 || (cg.num_warps & (cg.num_warps - 1)))
     throw UsageError("--warps must be a power of two from 1 to 32");
   // --no-cache still writes each source to the cache directory, so an

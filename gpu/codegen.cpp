@@ -200,7 +200,8 @@ LoweredKernel Emitter::run() {
   // Pipelined loops keep their stages above the scratch space other ops use.
   int64_t pipe_base = -1;
   if (pipe_bytes_ > 0 && used_pipeline_) {
-    pipe_base = (smem_bytes_ + 15) / 16 * 16;
+    const int64_t align = swizzled_stages_ ? 1024 : 16;
+    pipe_base = (smem_bytes_ + align - 1) / align * align;
     smem_bytes_ = pipe_base + pipe_bytes_;
   }
   LoweredKernel out;
@@ -234,7 +235,8 @@ LoweredKernel Emitter::run() {
       << "// Kernel " << k_.name << ": " << threads_ << " threads per program (" << opt_.num_warps
       << " warps), " << smem_bytes_ << " bytes of shared memory.\n"
       << signature() << " {\n";
-  if (smem_bytes_ > 0) src << "  extern __shared__ __align__(16) unsigned char ts_smem[];\n";
+  if (smem_bytes_ > 0)
+    src << "  extern __shared__ __align__(" << (swizzled_stages_ ? 1024 : 16) << ") unsigned char ts_smem[];\n";
   if (pipe_base >= 0) src << "  const int ts_pipe = " << pipe_base << ";  // the pipelines' stages, above every op's scratch\n";
   if (uses_tid_) src << "  const int tid = threadIdx.x;\n";
   if (opt_.persistent()) {
@@ -455,7 +457,7 @@ void Emitter::for_loop(const ir::Instr& in) {
       prefetch_loads(*p, "(" + reg_type(in.dst) + ")" + lo);
       close();
     }
-    for (int t = 0; t + 1 < p->stages; ++t) {
+    for (int t = 0; t < p->ahead; ++t) {
       const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
       open("if (" + loop_runs(in, value) + ")");
       issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, std::to_string(t));
@@ -475,7 +477,13 @@ void Emitter::for_loop(const ir::Instr& in) {
   close();
   if (p) {
     // Nothing may still be landing in shared memory, or still be read
-    // from it, when the ops after the loop use it.
+    // from it, when the ops after the loop use it; the last wgmma group
+    // still owns its accumulators until it is waited for.
+    if (p->wgmma_async) {
+      line("ts_wgmma_wait0();");
+      for (int acc : p->wgmma_accumulators)
+        for_slots(layouts_[acc].slots, [&](const std::string& s) { line("ts_fence_operand(" + at(acc, s) + ");"); });
+    }
     line("ts_cp_async_wait_all();");
     line("__syncthreads();");
   }

@@ -41,9 +41,15 @@ struct CodegenOptions {
   // Hopper tensor cores (sm_90a only; issue 16): tf32 dots of a pipelined
   // loop whose operands are both staged with k along their rows, and whose
   // result has 16 rows per warp, run wgmma.mma_async from shared memory
-  // (K-major core-matrix layout, no swizzle) instead of mma.sync. Off by
-  // default until measured on a GPU.
+  // (K-major; rows of 128 bytes 128-byte swizzled, others in core
+  // matrices) instead of mma.sync. Off by default: measured on a GPU it
+  // beats mma.sync on E1 but not yet Triton (bench/RESULTS.md, issue 16).
   bool wgmma = false;
+  // With wgmma and three or more stages: each iteration's groups stay in
+  // flight while the next iteration's copies are waited for and issued
+  // (wgmma.wait_group N). Off: every group is waited for at once, and the
+  // copies run stages - 1 iterations ahead. The bench's tuner tries both.
+  bool wgmma_in_flight = true;
   // A persistent (grid-stride) kernel for this logical grid: a launch of
   // any number of blocks (bench: as many as are resident at once) walks
   // the programs x-fastest, block b taking b, b + gridDim.x, ...;

@@ -138,8 +138,16 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   const int64_t elem = tf32 ? 4 : 2;
   Pipeline* p = pipeline_of(in);
   uses_tid_ = true;
-  declare(dst);
-  for_slots(ld.slots, [&](const std::string& s) { line(at(dst, s) + " = " + (in.has_acc ? at(in.args[2], s) : "0.0f") + ";"); });
+  if (p && p->wgmma_async) {  // every dot of the body accumulates in place (plan_pipelines)
+    // The result names the accumulator's own registers: an in-flight wgmma
+    // group may own them until the wait, and a copy between arrays would
+    // read them early (PTX leaves that undefined).
+    declared_[dst] = true;
+    line("float (&" + name(dst) + ")[" + std::to_string(ld.slots) + "] = " + name(in.args[2]) + ";");
+  } else {
+    declare(dst);
+    for_slots(ld.slots, [&](const std::string& s) { line(at(dst, s) + " = " + (in.has_acc ? at(in.args[2], s) : "0.0f") + ";"); });
+  }
   open("");
 
   // Where each operand is: its base, orientation, row stride, and whether
@@ -206,22 +214,39 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
 
   if (p && p->wgmma) {
     // Hopper (CodegenOptions::wgmma): warpgroup g multiplies rows 64g..64g+63
-    // of A by all of B, straight from the staged core matrices (staged_offset):
-    // per k8 step, 2 core matrices along k (LBO 128 bytes), 8-row groups
-    // K * 32 bytes apart (SBO). Waited for at once, so the stage is free for
-    // the copies the next iterations issue.
-    const int64_t sbo = K * 32;
+    // of A by all of B, straight from the staged tiles. Rows of 128 bytes
+    // are 128-byte swizzled (staged_offset): 8-row groups 1024 bytes apart
+    // (SBO), a k8 step 32 bytes further along the row, the hardware
+    // applying the same XOR. Other widths: core matrices, 2 along k per
+    // k8 step (LBO 128 bytes), 8-row groups K * 32 bytes apart (SBO).
+    bool a_t = false, b_t = false;
+    const bool swizzled = staged_operand_in(*p, a, &a_t)->swizzle128;
+    if (swizzled != staged_operand_in(*p, b, &b_t)->swizzle128)
+      throw CodegenError("wgmma operands of one dot staged in two layouts");  // wgmma_fits admits K of one size
     wgmma_widths_.insert(N);
-    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(N), tail = ", 128, " + std::to_string(sbo) + ")";
+    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(N);
+    const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
+    const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
+    const int64_t k_step = swizzled ? 8 : 64;  // elements from one k8 step to the next
     line("const int ts_wg = tid >> 7;");
     line("ts_wgmma_fence();");
     for (int64_t kk = 0; kk < K / 8; ++kk)
-      line(fn + "(" + name(dst) + ", ts_wgmma_desc(" + A.base + " + ts_wg * " + std::to_string(64 * K) + " + " +
-           std::to_string(64 * kk) + tail + ", ts_wgmma_desc(" + B.base + " + " + std::to_string(64 * kk) + tail + ");");
+      line(fn + "(" + name(dst) + ", " + desc + A.base + " + ts_wg * " + std::to_string(64 * K) + " + " +
+           std::to_string(k_step * kk) + tail + ", " + desc + B.base + " + " + std::to_string(k_step * kk) + tail + ");");
     line("ts_wgmma_commit();");
-    line("ts_wgmma_wait0();");
-    // The accumulators are the asm's until the wait: no access moves above it.
-    for_slots(ld.slots, [&](const std::string& s) { line("ts_fence_operand(" + at(dst, s) + ");"); });
+    if (p->wgmma_async) {
+      // One group per dot; after the body's last dot its own groups stay in
+      // flight and the previous iteration's are done, so their stage may
+      // take new copies. The accumulators are the loop's own arrays (see the
+      // alias above): nothing reads them until the loop ends.
+      p->wgmma_accumulators.push_back(in.args[2]);
+      if (p->wgmma_accumulators.size() == static_cast<size_t>(p->wgmma_dots))
+        line("ts_wgmma_wait<" + std::to_string(p->wgmma_dots) + ">();");
+    } else {
+      line("ts_wgmma_wait0();");
+      // The accumulators are the asm's until the wait: no access moves above it.
+      for_slots(ld.slots, [&](const std::string& s) { line("ts_fence_operand(" + at(dst, s) + ");"); });
+    }
     close();
     return;
   }

@@ -182,6 +182,12 @@ class Emitter {
     // matrices, those along the row adjacent (128 bytes apart), 8-row groups
     // inner * elem / 16 * 128 bytes apart.
     bool core = false;
+    // With `core`: rows of exactly 128 bytes in wgmma's 128-byte swizzle
+    // instead: row r at r * 128, its 16-byte chunk c at (c ^ r % 8) * 16, in
+    // 1024-byte aligned regions. A quarter-warp's copies of one row then
+    // hit 8 different bank groups (the unswizzled core matrices put them
+    // 128 bytes apart: 8-way conflicts).
+    bool swizzle128 = false;
   };
   struct Pipeline {
     const ir::Instr* loop = nullptr;
@@ -194,12 +200,25 @@ class Emitter {
     std::string stage_var;   // the loop's current stage (a variable in the kernel)
     bool published = false;  // this iteration's operands are waited for and behind a barrier
     bool wgmma = false;      // its dots run wgmma (CodegenOptions::wgmma)
+    // wgmma groups left in flight across iterations (wait_group 1): the
+    // copies then run `stages - 2` iterations ahead, so they never land in
+    // the stage the previous iteration's group may still read.
+    bool wgmma_async = false;
+    int ahead = 1;           // iterations whose copies are in flight
+    int wgmma_dots = 0;      // wgmma dots in the body: one group each per iteration
+    std::vector<int> wgmma_accumulators;  // emitted so far; waited for (wait_group 0) when the loop ends
   };
   // Whether p's dots can all run wgmma from its staged loads.
   bool wgmma_fits(const Pipeline& p) const;
+  // Whether dot `in` of p's body may accumulate into its accumulator's own
+  // registers: the loop reads that accumulator only here, and the result
+  // only goes back into it (the loop-carried copy), so a wgmma group may
+  // stay in flight across iterations.
+  bool wgmma_accumulates_in_place(const ir::Instr& in, const Pipeline& p) const;
   // The element offset of vector (ts_o, ts_i) of a staged load in its region.
   std::string staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const;
   std::set<int64_t> wgmma_widths_;  // the N of each wgmma helper the kernel needs
+  bool swizzled_stages_ = false;     // some stage holds 128-byte swizzled rows: 1024-byte alignment
   void plan_pipelines();
   std::optional<StagedLoad> stage_plan(const ir::Instr& load, const Pipeline& p) const;
   // While one lives, remat() evaluates for the iteration of p's loop where

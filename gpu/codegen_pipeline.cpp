@@ -228,11 +228,17 @@ void Emitter::plan_pipelines() {
     p.wgmma = opt_.wgmma && wgmma_fits(p);
     if (p.wgmma) {
       p.stage_bytes = 0;
+      bool any_swizzle = false;
       for (StagedLoad& s : p.loads) {
         s.core = true;
+        s.swizzle128 = s.inner * byte_size(type(s.reg).dtype) == 128;
+        any_swizzle |= s.swizzle128;
+        if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
         s.offset = p.stage_bytes;
         p.stage_bytes += s.outer * s.inner * byte_size(type(s.reg).dtype);
       }
+      if (any_swizzle) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
+      swizzled_stages_ |= any_swizzle;
     }
     // The body's other loads (E4's packed words, scales, minima) are read
     // one iteration ahead into registers, so their latency overlaps the
@@ -256,10 +262,24 @@ void Emitter::plan_pipelines() {
     // Three stages (two iterations in flight) when they fit beside a
     // second block on the SM; else two.
     p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
+    // wgmma keeps one group in flight, which holds a stage of its own:
+    // four stages (two iterations of copies ahead) where they fit.
+    if (p.wgmma) p.stages = 4 * p.stage_bytes <= 160 * 1024 ? 4 : 3 * p.stage_bytes <= 200 * 1024 ? 3 : 2;
     // A tuner's choice (2 to 4) wins where the stages fit in a block's
     // shared memory beside the other ops' scratch (bounded by run()).
     if (opt_.num_stages >= 2 && opt_.num_stages * p.stage_bytes <= kMaxSharedBytes - 16 * 1024)
       p.stages = opt_.num_stages;
+    // Two stages leave no room for a group in flight: wgmma then waits for
+    // each group at once.
+    p.wgmma_async = p.wgmma && opt_.wgmma_in_flight && p.stages >= 3 &&
+                    std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
+                      return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
+                    });
+    p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
+    if (p.wgmma)
+      p.wgmma_dots = static_cast<int>(std::count_if(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
+        return in.op == ir::Op::Dot && layouts_[in.dst].mma;
+      }));
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes);
     pipelines_.push_back(std::move(p));
   }
@@ -289,9 +309,30 @@ bool Emitter::wgmma_fits(const Pipeline& p) const {
   return any;
 }
 
+bool Emitter::wgmma_accumulates_in_place(const ir::Instr& in, const Pipeline& p) const {
+  if (!in.has_acc) return false;
+  const int acc = in.args[2], dst = in.dst;
+  if (type(acc).dtype != DType::f32 || layouts_[acc].slots != layouts_[dst].slots || layouts_[acc].scalar) return false;
+  bool ok = true;
+  // The result goes nowhere but back into the accumulator...
+  ir::for_each_instr(k_.body, [&](const ir::Instr& u, const ir::Block&) {
+    for (int a : u.args)
+      if (a == dst && !(u.op == ir::Op::Copy && u.dst == acc)) ok = false;
+  });
+  // ...which nothing else in the loop reads.
+  ir::for_each_instr(*p.loop->body, [&](const ir::Instr& u, const ir::Block&) {
+    for (int a : u.args)
+      if (a == acc && &u != &in) ok = false;
+  });
+  return ok;
+}
+
 std::string Emitter::staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const {
   if (!s.core) return "(" + row + ") * " + std::to_string(s.stride) + " + " + col;
   const int64_t V = 16 / byte_size(type(s.reg).dtype);
+  if (s.swizzle128)  // `col` is a multiple of V: the chunk moves, its lanes stay together
+    return "(" + row + ") * " + std::to_string(s.inner) + " + (((" + col + ") / " + std::to_string(V) + ") ^ ((" + row +
+           ") & 7)) * " + std::to_string(V);
   return "((" + row + ") >> 3) * " + std::to_string(s.inner * 8) + " + (" + col + ") / " + std::to_string(V) + " * " +
          std::to_string(8 * V) + " + ((" + row + ") & 7) * " + std::to_string(V);
 }
@@ -332,7 +373,7 @@ void Emitter::publish_stage(Pipeline& p) {
   // body's register loads for the next iteration are issued.
   const ir::Instr& loop = *p.loop;
   const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
-  const int ahead = p.stages - 1;  // iterations in flight
+  const int ahead = p.ahead;  // iterations in flight
   line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
   round_staged(p, p.stage_var);
   // cp.async and the stores above wrote through the generic proxy; wgmma

@@ -55,6 +55,20 @@ void Emitter::reduce_tree(const ir::Instr& in) {
   const int64_t group = whole_rows_per_thread ? 32 : std::min<int64_t>(len, 32);
   const int64_t parts = whole_rows_per_thread ? T / 32 : len / group;
   const int64_t outputs = n / len;
+  if (whole_rows_per_thread && parts == 1 && outputs == 1) {
+    // One warp holds the whole row of the only output: after the xor
+    // shuffles every lane has the total, so neither shared memory nor a
+    // barrier (E2's min and max at one warp a row).
+    declare(dst);
+    open("");
+    line(c + " v = " + widen(d, at(src, "0")) + ";");
+    for (int64_t k = 1; k < len / T; ++k) line("v = " + comb("v", widen(d, at(src, std::to_string(k)))) + ";");
+    for (int64_t off = 16; off >= 1; off /= 2)
+      line("{ const " + c + " ts_o = ts_shfl_xor(v, " + std::to_string(off) + "); v = " + comb("v", "ts_o") + "; }");
+    for_slots(ld.slots, [&](const std::string& s) { line(at(dst, s) + " = " + narrow(d, "v") + ";"); });
+    close();
+    return;
+  }
   need_smem(outputs * parts * byte_size(d == DType::f16 || d == DType::bf16 ? DType::f32 : d));  // partials in the compute type
   uses_tid_ = true;
   declare(dst);
@@ -80,13 +94,21 @@ void Emitter::reduce_tree(const ir::Instr& in) {
   if (whole_rows_per_thread) {
     // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each.
     const int64_t per = len / T;
-    for (int64_t o = 0; o < outputs; ++o) {
+    // A loop the compiler unrolls, not one block of text per output: the
+    // same code after unrolling, less for NVRTC to parse and optimize
+    // before it does (p09's 64 rows a program).
+    const std::string o = outputs > 1 ? "ts_r" : "0";
+    if (outputs > 1) {
+      line("#pragma unroll");
+      open("for (int ts_r = 0; ts_r < " + std::to_string(outputs) + "; ++ts_r)");
+    } else {
       open("");
-      line(c + " p = " + widen(d, at(src, std::to_string(o * per))) + ";");
-      for (int64_t k = 1; k < per; ++k) line("p = " + comb("p", widen(d, at(src, std::to_string(o * per + k)))) + ";");
-      shuffle_and_write("p", std::to_string(o), "(tid >> 5)", "");
-      close();
     }
+    auto slot = [&](int64_t k) { return outputs > 1 ? "(ts_r * " + std::to_string(per) + " + " + std::to_string(k) + ")" : std::to_string(k); };
+    line(c + " p = " + widen(d, at(src, slot(0))) + ";");
+    for (int64_t k = 1; k < per; ++k) line("p = " + comb("p", widen(d, at(src, slot(k)))) + ";");
+    shuffle_and_write("p", o, "(tid >> 5)", "");
+    close();
   } else {
     // One output per slot and group of len lanes: element s*T + tid (or
     // tid % n for a tile smaller than the block, owned by tid < n).

@@ -247,8 +247,8 @@ std::string Emitter::cast_expr(DType from, DType to, const std::string& x) {
     return std::string(to == DType::f16 ? "__double2half" : "__double2bfloat16") + "((double)" + x + ")";
   }
   if (is_int(to)) {
-    std::string v = from == DType::f64 ? x : "(double)" + widen(from, x);
-    return "ts_float_to_int<" + t + ">(" + v + ")";
+    if (from == DType::f64) return "ts_float_to_int<" + t + ">(" + x + ")";
+    return "ts_f32_to_int<" + t + ">(" + widen(from, x) + ")";  // f16/bf16 widen to f32 exactly
   }
   // float -> float, each one correctly rounded conversion.
   if (from == DType::f64) {

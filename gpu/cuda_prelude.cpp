@@ -88,6 +88,16 @@ template <class I> TS_INLINE I ts_float_to_int(double v) {
   if (v >= (double)ts_int<I>::hi + 1.0) return ts_int<I>::hi;
   return (I)v;
 }
+// The same rule for an f32 source, in f32 (issue 16: an f64 conversion and
+// compare per element cost E2's quantizer more than its arithmetic). Every
+// bound compared against (lo, hi + 1) is a power of two or its negation, so
+// exact in f32, and every f32 value is exactly the f64 one: the same answer.
+template <class I> TS_INLINE I ts_f32_to_int(float v) {
+  if (v != v) return (I)0;
+  if (v <= (float)ts_int<I>::lo) return ts_int<I>::lo;
+  if (v >= (float)ts_int<I>::hi + 1.0f) return ts_int<I>::hi;
+  return (I)v;
+}
 
 // Same-width reinterpretation.
 template <class To, class From> TS_INLINE To ts_bitcast(From x) {
@@ -274,9 +284,19 @@ TS_INLINE uint64_t ts_wgmma_desc(const void* p, unsigned lbo, unsigned sbo) {
   const uint64_t a = static_cast<uint64_t>(__cvta_generic_to_shared(p));
   return ((a & 0x3ffff) >> 4) | (static_cast<uint64_t>(lbo >> 4) << 16) | (static_cast<uint64_t>(sbo >> 4) << 32);
 }
+// The same for rows of 128 bytes in the 128-byte swizzle (mode 1 in bits
+// 62-63): 8-row groups 1024 bytes apart (SBO); LBO is not read for K-major
+// swizzled operands (1 by convention). The start may sit 32 or 64 bytes into
+// a 1024-byte aligned atom (a k8 step): the XOR uses address bits 4-9.
+TS_INLINE uint64_t ts_wgmma_desc_sw128(const void* p) {
+  const uint64_t a = static_cast<uint64_t>(__cvta_generic_to_shared(p));
+  return ((a & 0x3ffff) >> 4) | (uint64_t{1} << 16) | (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
+}
 TS_INLINE void ts_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TS_INLINE void ts_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 TS_INLINE void ts_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+// All but the newest N groups are done.
+template <int N> TS_INLINE void ts_wgmma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory"); }
 TS_INLINE void ts_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 TS_INLINE void ts_fence_operand(float& x) { asm volatile("" : "+f"(x)::"memory"); }
 // Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix

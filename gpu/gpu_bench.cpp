@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "compare.h"
@@ -38,16 +40,25 @@ int resident_blocks(int threads, int regs, int64_t smem) {
   return std::max(n, 1);
 }
 
-void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, BenchResult& r) {
+// A tuner variant whose generated kernel another variant already timed
+// (wgmma asked for where no dot fits it, say): skipped.
+struct SameKernelAsBefore {};
+
+void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, BenchResult& r,
+              std::set<size_t>* timed_sources = nullptr, const puzzles::RunBuffers* prepared = nullptr) {
   const BenchCase& c = r.bench;
   const puzzles::Puzzle& p = *c.puzzle;
-  puzzles::RunBuffers host = puzzles::make_buffers(p, c.set, 0);  // random inputs, never zeros
+  // Random inputs, never zeros; the tuner makes them once for all its
+  // variants (seconds of generation at E4's sizes) and hands in a copy.
+  puzzles::RunBuffers host = prepared ? *prepared : puzzles::make_buffers(p, c.set, 0);
   std::vector<Arg> args = puzzles::launch_args(c.set, host);
   auto ir = tl::build_ir(*p.solution, args);
   const Grid logical = puzzles::grid_for(c.set);
   CodegenOptions cg = opt.codegen;
   if (cg.persistent()) cg.persistent_grid[0] = logical.x, cg.persistent_grid[1] = logical.y, cg.persistent_grid[2] = logical.z;
   LoweredKernel lowered = lower(*ir, cg);
+  if (timed_sources && !timed_sources->insert(std::hash<std::string>{}(lowered.source + c.set.blocks.str())).second)
+    throw SameKernelAsBefore{};
   Cubin cubin = compile_cubin(lowered, opt.compile, opt.cache);
   r.cuda_kernel = lowered.name;
   r.compile_s = cubin.compile_seconds;
@@ -56,6 +67,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   r.config.stages = cg.num_stages;
   r.config.persistent = cg.persistent();
   r.config.wgmma = cg.wgmma;
+  r.config.wgmma_in_flight = cg.wgmma_in_flight;
   r.config.blocks = c.set.blocks.str();
   // Compile time (issue 7's target): once through NVRTC with the cache
   // bypassed, and once from IR to cubin with the cache warm.
@@ -169,39 +181,47 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
 // its compile times are recorded too. A variant the code generator refuses
 // (too much shared memory for its stages, say) is skipped.
 void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, const BenchCase& c, BenchResult& r) {
-  // Memory-bound cases also try 2 warps (more, smaller programs per SM).
+  // Memory-bound cases also try 1 and 2 warps (more, smaller programs per
+  // SM; at one warp a row's reductions need no shared memory or barrier).
   std::vector<int> warps = opt.tune_warps;
-  if (c.math == BenchCase::Math::None && std::find(warps.begin(), warps.end(), 2) == warps.end())
-    warps.insert(warps.begin(), 2);
+  if (c.math == BenchCase::Math::None)
+    for (int w : {2, 1})
+      if (std::find(warps.begin(), warps.end(), w) == warps.end()) warps.insert(warps.begin(), w);
   const bool dots = c.math != BenchCase::Math::None;
-  const std::vector<int> stages = dots ? std::vector<int>{0, 2, 4} : std::vector<int>{0};
+  const std::vector<int> stages = dots ? std::vector<int>{0, 2, 3, 4} : std::vector<int>{0};
   std::vector<puzzles::Params> blocks = {c.set.blocks};
   blocks.insert(blocks.end(), c.block_variants.begin(), c.block_variants.end());
-  std::vector<BenchResult> tried;
+  std::set<size_t> timed_sources;
   BenchOptions best_opt = opt;
   puzzles::Params best_blocks = c.set.blocks;
   double best_ms = -1;
   for (const puzzles::Params& b : blocks) {
     BenchCase bc = c;
     bc.set.blocks = b;
+    const puzzles::RunBuffers prepared = puzzles::make_buffers(*bc.puzzle, bc.set, 0);
     // Persistent launches pay off only where programs far outnumber what the
     // SMs hold at once.
     const bool many = puzzles::grid_for(bc.set).count() >= 8 * int64_t{d.device().sm_count};
     for (bool persistent : many && !dots ? std::vector<bool>{false, true} : std::vector<bool>{false})
-      for (bool wg : dots && opt.tune_wgmma ? std::vector<bool>{false, true} : std::vector<bool>{false})
+      for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       for (int s : stages)
         for (int w : warps) {
           BenchOptions o = opt;
-          o.codegen.wgmma = wg;
+          o.codegen.wgmma = wg > 0;  // 1: groups left in flight, 2: each waited for at once
+          o.codegen.wgmma_in_flight = wg == 1;
           o.measure_compile = false;
+          // Enough runs to rank the variants; the winner runs again in full.
+          o.runs = std::min(opt.runs, 30);
           o.codegen.num_warps = w;
           o.codegen.num_stages = s;
           o.codegen.persistent_grid[0] = persistent ? 1 : 0;  // run_case fills in the logical grid
           BenchResult v;
           v.bench = bc;
           try {
-            run_case(d, ceil, o, v);
+            run_case(d, ceil, o, v, &timed_sources, &prepared);
           } catch (const CodegenError&) {
+            continue;
+          } catch (const SameKernelAsBefore&) {
             continue;
           }
           r.tried.push_back({v.config, v.median_ms});
@@ -227,7 +247,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
 std::string BenchConfig::str() const {
   std::string s = "warps " + std::to_string(warps) + ", stages " + (stages ? std::to_string(stages) : "auto");
   if (persistent) s += ", persistent over " + std::to_string(launch_blocks) + " blocks";
-  if (wgmma) s += ", wgmma";
+  if (wgmma) s += wgmma_in_flight ? ", wgmma" : ", wgmma (groups waited for at once)";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
 }
@@ -310,7 +330,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma},
+                              {"persistent", b.persistent}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

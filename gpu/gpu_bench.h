@@ -31,6 +31,8 @@ struct BenchOptions {
   // like for like), pipeline stages 2 and 4 beside the automatic choice for
   // dot cases, and a persistent grid-stride launch for memory-bound cases
   // with many programs. Empty: codegen.num_warps, stages and launch as given.
+  // Variants are ranked by the median of min(runs, 30) launches on inputs
+  // made once per case; the winner is then run again with all `runs`.
   std::vector<int> tune_warps;
   // The autotuner also tries CodegenOptions::wgmma for dot cases.
   bool tune_wgmma = false;
@@ -44,6 +46,7 @@ struct BenchConfig {
   int stages = 0;               // 0: the code generator's choice
   bool persistent = false;      // grid-stride launch over the logical grid
   bool wgmma = false;           // CodegenOptions::wgmma
+  bool wgmma_in_flight = true;  // CodegenOptions::wgmma_in_flight (matters at 3 or 4 stages)
   int64_t launch_blocks = 0;    // blocks launched (the logical grid's count unless persistent)
   std::string blocks;           // the block sizes, "BM=64, BN=64, ..."
   std::string str() const;      // "warps 8, stages auto, BM=64, ..." (one line)

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <math.h>
 #include <mutex>
@@ -146,15 +147,33 @@ inline uint64_t ts_wgmma_desc(const void* p, unsigned lbo, unsigned sbo) {
   const uint64_t a = static_cast<uint64_t>(static_cast<const unsigned char*>(p) - ts_smem);
   return ((a & 0x3ffff) >> 4) | (static_cast<uint64_t>(lbo >> 4) << 16) | (static_cast<uint64_t>(sbo >> 4) << 32);
 }
+inline uint64_t ts_wgmma_desc_sw128(const void* p) {
+  const uint64_t a = static_cast<uint64_t>(static_cast<const unsigned char*>(p) - ts_smem);
+  return ((a & 0x3ffff) >> 4) | (uint64_t{1} << 16) | (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
+}
 inline void ts_wgmma_fence() {}
 inline void ts_wgmma_commit() {}
 inline void ts_wgmma_wait0() {}
+template <int N> void ts_wgmma_wait() {}
 inline void ts_fence_proxy_async() {}
 inline void ts_fence_operand(float&) {}
+// Element (row, k) of a K-major tf32 operand. Without swizzle: core
+// matrices of 8 rows x 16 bytes, LBO apart along k, SBO between 8-row
+// groups. 128-byte swizzle (mode 1): rows 128 bytes apart, 8-row groups SBO
+// apart, and the 16-byte chunk index (address bits 4-6) XORed with the row
+// within its 1024-byte atom (bits 7-9), as the hardware does.
 inline float emu_desc_tf32(uint64_t desc, unsigned row, unsigned k) {
   const uint64_t start = (desc & 0x3fff) << 4, lbo = ((desc >> 16) & 0x3fff) << 4, sbo = ((desc >> 32) & 0x3fff) << 4;
+  uint64_t at = start + row / 8 * sbo + k / 4 * lbo + row % 8 * 16 + k % 4 * 4;
+  if ((desc >> 62) == 1) {
+    at = start + row / 8 * sbo + row % 8 * 128 + k * 4;
+    at ^= ((at >> 7) & 7) << 4;
+  } else if ((desc >> 62) != 0) {
+    std::fprintf(stderr, "wgmma emulation: swizzle mode %u not modelled\n", static_cast<unsigned>(desc >> 62));
+    std::abort();
+  }
   float v;
-  std::memcpy(&v, ts_smem + start + row / 8 * sbo + k / 4 * lbo + row % 8 * 16 + k % 4 * 4, 4);
+  std::memcpy(&v, ts_smem + at, 4);
   return v;
 }
 inline void emu_wgmma_tf32(float* d, uint64_t da, uint64_t db, int n) {

@@ -153,7 +153,7 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
       tl::store(z + i, tl::maximum(v, 0.5f).to(tl::i8).to(tl::f32));
       tl::atomic_add(z + i, v, i < 20);
     }, {f, of});
-    CHECK(has(src, "ts_float_to_int<int8_t>((double)"));
+    CHECK(has(src, "ts_f32_to_int<int8_t>(r"));  // in f32: same bounds, exact
     CHECK(has(src, "fmaxf("));
     CHECK(has(src, " ? *r"));  // predicated: a masked lane never dereferences
     CHECK(has(src, ": 0.0f;"));  // and reads 0 without `other`

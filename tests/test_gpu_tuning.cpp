@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <tuple>
 
 #include "bench_cases.h"
 #include "codegen.h"
@@ -200,13 +201,33 @@ TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor",
     const std::string body = body_of(k.source);
     CHECK(has(body, "ts_wgmma_tf32_n64(r"));
     CHECK(has(body, "ts_fence_proxy_async();"));
-    CHECK(has(body, "ts_wgmma_wait0();"));
     CHECK_FALSE(has(body, "ts_mma_tf32(&r"));
     CHECK_FALSE(has(body, "ts_ldsm_x4("));
-    // Core matrices: BK = 32 floats a row, so 8-row groups are 1024 bytes apart.
-    CHECK(has(body, "ts_wgmma_desc(sb + 64, 128, 1024)"));
+    // BK = 32 floats: rows of 128 bytes, 128-byte swizzled, 1024-byte aligned;
+    // a k8 step is 8 floats further along the row.
+    CHECK(has(body, "ts_wgmma_desc_sw128(sb + 8)"));
+    CHECK(has(body, "__align__(1024) unsigned char ts_smem[]"));
+    // Four stages by default: a group stays in flight across iterations, in
+    // the accumulator's own registers, and is waited for after the loop.
+    CHECK(has(body, "ts_wgmma_wait<2>();"));  // two dots a step: both groups in flight
+    CHECK(has(body, "float (&r"));
+    CHECK(has(body, "ts_wgmma_wait0();"));
+    CHECK(body.find("ts_wgmma_wait0();") > body.rfind("ts_wgmma_wait<2>();"));
     // ptxas takes it for sm_90a (CI has no GPU to run it).
     CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+    // Two stages leave no room for a group in flight: each is waited for at once.
+    tl::gpu::CodegenOptions two = cg;
+    two.num_stages = 2;
+    const std::string sync = body_of(tl::gpu::lower(*ir, two).source);
+    CHECK(has(sync, "ts_wgmma_wait0();"));
+    CHECK_FALSE(has(sync, "ts_wgmma_wait<"));
+    CHECK_FALSE(has(sync, "float (&r"));
+    // Or at four stages when asked (the tuner tries both).
+    tl::gpu::CodegenOptions waited = cg;
+    waited.wgmma_in_flight = false;
+    const std::string four = body_of(tl::gpu::lower(*ir, waited).source);
+    CHECK(has(four, "ts_wgmma_wait0();"));
+    CHECK_FALSE(has(four, "ts_wgmma_wait<"));
   }
   // p11's B has n along its rows (tf32 wgmma reads K-major operands only) and
   // E4's dots are bf16: both keep mma.sync.
@@ -217,9 +238,13 @@ TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor",
 }
 
 TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][emulated]") {
-  for (auto [name, warps] : {std::pair{"e1_v1", 4}, std::pair{"e1_v1_128", 8}}) {
+  // Stages: the default (four: a group in flight), three, and two (each
+  // group waited for at once).
+  for (auto [name, warps, stages, in_flight] :
+       {std::tuple{"e1_v1", 4, 0, true}, std::tuple{"e1_v1_128", 8, 0, true}, std::tuple{"e1_v1", 4, 3, true},
+        std::tuple{"e1_v1", 4, 2, true}, std::tuple{"e1_v1", 4, 4, false}}) {
     const tl::gpu::BenchCase c = e1_small(name);
-    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps");
+    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, stages " << stages << ", in flight " << in_flight);
     puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
     const tl::Grid grid = puzzles::grid_for(c.set);
     tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
@@ -227,7 +252,9 @@ TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][e
     auto ir = tl::build_ir(*c.puzzle->solution, args);
     tl::gpu::CodegenOptions cg;
     cg.num_warps = warps;
+    cg.num_stages = stages;
     cg.wgmma = true;
+    cg.wgmma_in_flight = in_flight;
     const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
     REQUIRE(has(k.source, "ts_wgmma_tf32_n64(r"));
     gpu_host::HostKernel h(*ir, k);

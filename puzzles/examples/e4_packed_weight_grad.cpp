@@ -178,21 +178,34 @@ std::vector<double> reference(const SizeSet& s, const std::vector<tl::Buffer>& i
   const examples::PackFormat f = examples::pack_format(s);
   const int64_t k_size = s["K"], cout = s["COUT"], cin = s["CIN"], groups = cin / f.group;
   const int32_t* p = in[1].as<int32_t>();
-  std::vector<double> x(static_cast<size_t>(k_size * cin));
-  for (int64_t k = 0; k < k_size; ++k)
-    for (int64_t c = 0; c < cin; ++c) {
-      const int64_t row = k * groups + c / f.group, in_group = c % f.group;
-      const int64_t code = f.code(p[row * f.words() + in_group / f.vpw()], in_group % f.vpw());
-      x[static_cast<size_t>(k * cin + c)] = double(code) * examples::bf16_at(in[2], row) + examples::bf16_at(in[3], row);
-    }
+  // dW[o][c] = sum over k, in k order, of dY[k][o] * X[k][c]. K in chunks
+  // (X dequantized a chunk at a time, not all 100864 rows at once), each
+  // chunk's rows of dW split between threads: every element still sums in
+  // k order, and a row of dW stays in cache across the chunk.
+  constexpr int64_t kChunk = 256;
   std::vector<double> dw(static_cast<size_t>(cout * cin), 0.0);
-  for (int64_t k = 0; k < k_size; ++k)
-    for (int64_t o = 0; o < cout; ++o) {
-      const double dy = examples::bf16_at(in[0], k * cout + o);
-      double* out_row = &dw[static_cast<size_t>(o * cin)];
-      const double* x_row = &x[static_cast<size_t>(k * cin)];
-      for (int64_t c = 0; c < cin; ++c) out_row[c] += dy * x_row[c];
+  std::vector<double> x(static_cast<size_t>(kChunk * cin)), dy(static_cast<size_t>(kChunk * cout));
+  for (int64_t k0 = 0; k0 < k_size; k0 += kChunk) {
+    const int64_t rows = std::min(kChunk, k_size - k0);
+    for (int64_t k = 0; k < rows; ++k) {
+      for (int64_t c = 0; c < cin; ++c) {
+        const int64_t row = (k0 + k) * groups + c / f.group, in_group = c % f.group;
+        const int64_t code = f.code(p[row * f.words() + in_group / f.vpw()], in_group % f.vpw());
+        x[static_cast<size_t>(k * cin + c)] = double(code) * examples::bf16_at(in[2], row) + examples::bf16_at(in[3], row);
+      }
+      for (int64_t o = 0; o < cout; ++o) dy[static_cast<size_t>(k * cout + o)] = examples::bf16_at(in[0], (k0 + k) * cout + o);
     }
+    examples::parallel_ranges(cout, [&](int64_t o_lo, int64_t o_hi) {
+      for (int64_t o = o_lo; o < o_hi; ++o) {
+        double* out_row = &dw[static_cast<size_t>(o * cin)];
+        for (int64_t k = 0; k < rows; ++k) {
+          const double d = dy[static_cast<size_t>(k * cout + o)];
+          const double* x_row = &x[static_cast<size_t>(k * cin)];
+          for (int64_t c = 0; c < cin; ++c) out_row[c] += d * x_row[c];
+        }
+      }
+    });
+  }
   return dw;
 }
 

@@ -73,12 +73,14 @@ void relu_backward_kernel(tl::Ptr M, tl::Ptr dY, tl::Ptr dX, tl::Int R, tl::Cons
 
 std::vector<double> reference_y(const SizeSet& s, const std::vector<tl::Buffer>& in) {
   std::vector<double> y;
+  y.reserve(static_cast<size_t>(s["R"] * s["COLS"]));
   for (int64_t i = 0; i < s["R"] * s["COLS"]; ++i) y.push_back(std::max(examples::bf16_at(in[0], i), 0.0));
   return y;
 }
 
 std::vector<std::vector<double>> reference_mask(const SizeSet& s, const std::vector<tl::Buffer>& in) {
   std::vector<double> m;
+  m.reserve(static_cast<size_t>(s["R"] * s["COLS"] / kBitsPerWord));
   for (int64_t word = 0; word < s["R"] * s["COLS"] / kBitsPerWord; ++word) {
     uint32_t bits = 0;
     for (int j = 0; j < kBitsPerWord; ++j)
@@ -91,6 +93,7 @@ std::vector<std::vector<double>> reference_mask(const SizeSet& s, const std::vec
 std::vector<double> reference_dx(const SizeSet& s, const std::vector<tl::Buffer>& in) {
   const int32_t* m = in[0].as<int32_t>();
   std::vector<double> dx;
+  dx.reserve(static_cast<size_t>(s["R"] * s["COLS"]));
   for (int64_t i = 0; i < s["R"] * s["COLS"]; ++i) {
     const bool bit = (static_cast<uint32_t>(m[i / kBitsPerWord]) >> (i % kBitsPerWord)) & 1u;
     dx.push_back(bit ? examples::bf16_at(in[1], i) : 0.0);

@@ -2,10 +2,14 @@
 // owners by row blocks, the packed format of E2-E4, and bf16 helpers for the
 // references.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "half.h"
 #include "puzzle.h"
@@ -47,6 +51,22 @@ inline Puzzle example_puzzle(std::string id, std::string title, const char* stat
   p.statement = statement;
   p.tolerance = tolerance;
   return p;
+}
+
+// body(lo, hi) over [0, n), cut into one contiguous part per hardware
+// thread. For the benchmark-size references (billions of f64 products, the
+// longest part of their tests): each output is still computed by one thread
+// in the same order, so the bits do not depend on the split.
+inline void parallel_ranges(int64_t n, const std::function<void(int64_t, int64_t)>& body) {
+  const int64_t parts = std::min<int64_t>(std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 64), n);
+  if (parts <= 1) {
+    body(0, n);
+    return;
+  }
+  std::vector<std::thread> threads;
+  for (int64_t p = 1; p < parts; ++p) threads.emplace_back(body, n * p / parts, n * (p + 1) / parts);
+  body(0, n / parts);
+  for (std::thread& t : threads) t.join();
 }
 
 // A bf16 element of an input buffer, widened exactly.

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Issue 16's "Done when" in one call of the device tool (one machine, one
+# build): check --all --gpu, check --examples --gpu, the autotuned bench
+# (with --wgmma: the tuner tries it), then Triton's numbers from
+# ../shared/bench/triton_at_scale.py (carried as .anchor/) and the unfused E4
+# baseline, on the same GPU, minutes apart. At most seven files land in
+# $OUT (the device tool brings back only a few): summary.txt, check_all.log,
+# check_examples.log, bench.log, bench.json, triton.log, e4_unfused.log.
+#
+# Usage from the repository root, .debs/ and .anchor/ carried:
+#   OUT=/tmp/i16 bench/i16_one_call.sh        (~7-8 min on an H100 host)
+set -u -o pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-$ROOT/gpu-results}
+BUILD=${BUILD:-$ROOT/build-gpu}
+ANCHOR=${ANCHOR:-$ROOT/.anchor}
+mkdir -p "$OUT"
+SUMMARY="$OUT/summary.txt"
+TS="$BUILD/tilescope"
+export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
+log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
+timed() {  # timed NAME LIMIT COMMAND...: output to $OUT/NAME.log, exit status and seconds to the summary
+  local name=$1 limit=$2 start=$SECONDS
+  shift 2
+  timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
+  local rc=$?
+  log "$name: exit $rc after $((SECONDS - start)) s"
+  return $rc
+}
+
+log "issue 16, one call, at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+# gpu_run.sh's build step, its logs kept out of $OUT.
+OUT="$BUILD-logs" STEPS=build "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1
+[ -x "$TS" ] || { log "build failed"; exit 1; }
+log "built"
+
+timed check_all 300 "$TS" check --all --gpu
+grep -E "kernels match|SKIP|DIFFERS|ERROR" "$OUT/check_all.log" | tee -a "$SUMMARY"
+timed check_examples 600 "$TS" check --examples --gpu
+grep -E "kernels match|SKIP|DIFFERS|ERROR|FAIL" "$OUT/check_examples.log" | tee -a "$SUMMARY"
+timed bench 420 "$TS" bench --gpu --wgmma --json-out "$OUT/bench.json"
+if [ -f "$ANCHOR/triton_at_scale.py" ]; then
+  (cd "$ANCHOR" && PYTHONUNBUFFERED=1 timeout 120 python3 triton_at_scale.py) > "$OUT/triton.log" 2>&1
+  log "triton_at_scale.py: exit $?"
+else
+  log "no $ANCHOR/triton_at_scale.py: copy ../shared/bench to .anchor and carry it"
+fi
+PYTHONUNBUFFERED=1 timeout 60 python3 "$ROOT/bench/e4_unfused_baseline.py" > "$OUT/e4_unfused.log" 2>&1
+log "e4_unfused_baseline.py: exit $?"
+log "done"
