@@ -43,6 +43,7 @@ int cmd_bench(const Args& args) {
   opt.verify = args.flag("verify");
   opt.codegen.ldmatrix = !args.flag("no-ldmatrix");
   opt.tune_wgmma = args.flag("wgmma");
+  opt.codegen.wgmma_raw_tf32 = args.flag("raw-tf32");
   if (opt.tune_warps.empty()) opt.codegen.wgmma = opt.tune_wgmma;
   if (auto cases = args.value("case")) {
     std::string all = *cases + ",";

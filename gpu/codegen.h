@@ -50,6 +50,12 @@ struct CodegenOptions {
   // (wgmma.wait_group N). Off: every group is waited for at once, and the
   // copies run stages - 1 iterations ahead. The bench's tuner tries both.
   bool wgmma_in_flight = true;
+  // An experiment (bench/RESULTS.md, issue 16): wgmma reads staged f32
+  // operands as they landed, trusting the tensor cores to use only the
+  // upper 19 bits (tf32), instead of the pass that cuts them to tf32 in
+  // shared memory (SEMANTICS §8's rule, ts_tf32) before the barrier. Off:
+  // the cut is what makes the GPU multiply exactly the interpreter's values.
+  bool wgmma_raw_tf32 = false;
   // A persistent (grid-stride) kernel for this logical grid: a launch of
   // any number of blocks (bench: as many as are resident at once) walks
   // the programs x-fastest, block b taking b, b + gridDim.x, ...;

@@ -375,7 +375,7 @@ void Emitter::publish_stage(Pipeline& p) {
   const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
   const int ahead = p.ahead;  // iterations in flight
   line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
-  round_staged(p, p.stage_var);
+  if (!(p.wgmma && opt_.wgmma_raw_tf32)) round_staged(p, p.stage_var);
   // cp.async and the stores above wrote through the generic proxy; wgmma
   // reads through the async proxy.
   if (p.wgmma) line("ts_fence_proxy_async();");
