@@ -147,22 +147,29 @@ TEST_CASE("wgmma on raw staged f32 multiplies the tf32 bits the interpreter keep
   for (int64_t i = 0; i < M * K; ++i) a.as<uint32_t>()[i] = sign(gen) << 31 | exponent(gen) << 23 | mantissa(gen);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t k = 0; k < K; ++k) bt.as<float>()[n * K + k] = k == n ? 1.0f : 0.0f;
-  for (bool raw : {false, true}) {
-    INFO((raw ? "raw" : "cut") << " operands");
-    tl::Buffer ci("C", tl::DType::f32, {M, N}), cg("C", tl::DType::f32, {M, N});
-    tl::run(one_hot, tl::Grid{M / 64, N / 64, 1}, {a, bt, ci, tl::Arg(M), tl::Arg(N), tl::Arg(K)});
+  // The interpreter's C into ci, the GPU's (wgmma, raw or cut operands)
+  // into cg; the generated source back.
+  auto run_both = [&](bool raw, tl::Buffer& ci, tl::Buffer& cg) {
+    const tl::Grid grid{M / 64, N / 64, 1};
+    tl::run(one_hot, grid, {a, bt, ci, tl::Arg(M), tl::Arg(N), tl::Arg(K)});
     const std::vector<tl::Arg> args{a, bt, cg, tl::Arg(M), tl::Arg(N), tl::Arg(K)};
     auto ir = tl::build_ir(one_hot, args);
     tl::gpu::CodegenOptions opt;
     opt.wgmma = true;
     opt.wgmma_raw_tf32 = raw;
     tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, opt);
-    REQUIRE(lowered.source.find("ts_wgmma_tf32_n64(") != std::string::npos);
-    CHECK((lowered.source.find("ts_tf32_word(ts_x.x)") == std::string::npos) == raw);
     tl::gpu::CompileOptions co;
     co.arch = d->device().arch();
     tl::gpu::LoadedKernel loaded(*d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
-    tl::gpu::run_on_device(*d, loaded, *ir, tl::Grid{M / 64, N / 64, 1}, args);
+    tl::gpu::run_on_device(*d, loaded, *ir, grid, args);
+    return lowered.source;
+  };
+  for (bool raw : {false, true}) {
+    INFO((raw ? "raw" : "cut") << " operands");
+    tl::Buffer ci("C", tl::DType::f32, {M, N}), cg("C", tl::DType::f32, {M, N});
+    const std::string source = run_both(raw, ci, cg);
+    REQUIRE(source.find("ts_wgmma_tf32_n64(") != std::string::npos);
+    CHECK((source.find("ts_tf32_word(ts_x.x)") == std::string::npos) == raw);
     int64_t differ = 0, first = -1;
     for (int64_t i = 0; i < M * N; ++i)
       if (ci.as<uint32_t>()[i] != cg.as<uint32_t>()[i]) {
@@ -187,17 +194,7 @@ TEST_CASE("wgmma on raw staged f32 multiplies the tf32 bits the interpreter keep
   for (auto [bits, exact] : specials) {
     for (int64_t i = 0; i < M * K; ++i) a.as<uint32_t>()[i] = i % K == 5 ? bits : 0x3f800000u;
     tl::Buffer ci("C", tl::DType::f32, {M, N}), cg("C", tl::DType::f32, {M, N});
-    tl::run(one_hot, tl::Grid{M / 64, N / 64, 1}, {a, bt, ci, tl::Arg(M), tl::Arg(N), tl::Arg(K)});
-    const std::vector<tl::Arg> args{a, bt, cg, tl::Arg(M), tl::Arg(N), tl::Arg(K)};
-    auto ir = tl::build_ir(one_hot, args);
-    tl::gpu::CodegenOptions opt;
-    opt.wgmma = true;
-    opt.wgmma_raw_tf32 = true;
-    tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, opt);
-    tl::gpu::CompileOptions co;
-    co.arch = d->device().arch();
-    tl::gpu::LoadedKernel loaded(*d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
-    tl::gpu::run_on_device(*d, loaded, *ir, tl::Grid{M / 64, N / 64, 1}, args);
+    run_both(true, ci, cg);
     // Column 5 holds 1 x the special value; its class must match.
     const float want = ci.as<float>()[5], got = cg.as<float>()[5];
     INFO("A = 0x" << std::hex << bits << ": interpreter 0x" << ci.as<uint32_t>()[5] << ", GPU 0x" << cg.as<uint32_t>()[5]);
