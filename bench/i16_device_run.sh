@@ -107,16 +107,16 @@ if want wgmma; then
       grep -E "match|DIFFERS|ERROR|FAIL|err" "$OUT/wgmma_check.tmp" | head -20 >> "$SUMMARY"
     done
   done
-  # Groups waited for at once at four stages; the raw-tf32 experiment (no
-  # cut in shared memory): its interp~GPU column against the cut one's.
-  for extra in "--stages 4 --wgmma-wait" "--stages 2" "--stages 2 --raw-tf32" "--stages 3 --raw-tf32"; do
+  # Groups waited for at once at four stages; the staged operands cut in
+  # shared memory (--tf32-cut): its interp~GPU column against the raw one's.
+  for extra in "--stages 4 --wgmma-wait" "--stages 2" "--stages 2 --tf32-cut" "--stages 3 --tf32-cut"; do
     # shellcheck disable=SC2086
     timeout 900 "$TS" check e1_v1 --gpu --wgmma --warps 4 $extra > "$OUT/wgmma_check.tmp" 2>&1
     log "check e1_v1 --gpu --wgmma --warps 4 $extra: exit $?"
     grep -vE "^GPU:|^The access" "$OUT/wgmma_check.tmp" | head -16 >> "$SUMMARY"
   done
-  timeout 300 "$TS" bench --gpu --case e1_v1,e1_v1_128 --wgmma --raw-tf32 > "$OUT/wgmma_check.tmp" 2>&1
-  log "bench e1_v1,e1_v1_128 --wgmma --raw-tf32: exit $?"
+  timeout 300 "$TS" bench --gpu --case e1_v1,e1_v1_128 --wgmma --tf32-cut > "$OUT/wgmma_check.tmp" 2>&1
+  log "bench e1_v1,e1_v1_128 --wgmma --tf32-cut: exit $?"
   cat "$OUT/wgmma_check.tmp" >> "$SUMMARY"
   rm -f "$OUT/wgmma_check.tmp"
 fi

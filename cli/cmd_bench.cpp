@@ -40,10 +40,15 @@ int cmd_bench(const Args& args) {
   // Without --warps, every case is timed at 4 and 8 warps and the faster kept.
   if (args.value("warps")) opt.codegen.num_warps = static_cast<int>(args.int_value("warps", 4));
   else opt.tune_warps = {4, 8};
+  if (args.value("stages")) {
+    if (opt.tune_warps.size()) throw UsageError("--stages needs --warps (the autotuner tries 2, 3 and 4 stages itself)");
+    opt.codegen.num_stages = static_cast<int>(args.int_value("stages", 0));
+    if (opt.codegen.num_stages < 2 || opt.codegen.num_stages > 4) throw UsageError("--stages must be 2, 3 or 4");
+  }
   opt.verify = args.flag("verify");
   opt.codegen.ldmatrix = !args.flag("no-ldmatrix");
   opt.tune_wgmma = args.flag("wgmma");
-  opt.codegen.wgmma_raw_tf32 = args.flag("raw-tf32");
+  opt.codegen.tf32_cut_staged = args.flag("tf32-cut");
   if (opt.tune_warps.empty()) opt.codegen.wgmma = opt.tune_wgmma;
   if (auto cases = args.value("case")) {
     std::string all = *cases + ",";

@@ -50,12 +50,14 @@ struct CodegenOptions {
   // (wgmma.wait_group N). Off: every group is waited for at once, and the
   // copies run stages - 1 iterations ahead. The bench's tuner tries both.
   bool wgmma_in_flight = true;
-  // An experiment (bench/RESULTS.md, issue 16): wgmma reads staged f32
-  // operands as they landed, trusting the tensor cores to use only the
-  // upper 19 bits (tf32), instead of the pass that cuts them to tf32 in
-  // shared memory (SEMANTICS §8's rule, ts_tf32) before the barrier. Off:
-  // the cut is what makes the GPU multiply exactly the interpreter's values.
-  bool wgmma_raw_tf32 = false;
+  // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
+  // pass before the barrier (ts_tf32 on every element). Off, the default:
+  // the tensor cores read them as they landed, and mma.sync and wgmma both
+  // ignore the 13 low mantissa bits of an f32 word, which is SEMANTICS §8's
+  // truncation bit for bit (the GPU test "the tensor cores read f32
+  // operands as ts_tf32 truncates them" pins this down on the hardware).
+  // On: for a GPU where that would not hold.
+  bool tf32_cut_staged = false;
   // A persistent (grid-stride) kernel for this logical grid: a launch of
   // any number of blocks (bench: as many as are resident at once) walks
   // the programs x-fastest, block b taking b, b + gridDim.x, ...;

@@ -150,13 +150,11 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   }
   open("");
 
-  // Where each operand is: its base, orientation, row stride, and whether
-  // f32 values still need cutting to tf32 at the fragment load.
+  // Where each operand is: its base, orientation and row stride.
   struct Operand {
     std::string base;
     bool k_inner = true;
     int64_t stride = 0;
-    bool raw = false;
   };
   const std::string stage = p ? "ts_smem + ts_pipe + " + p->stage_var + " * " + std::to_string(p->stage_bytes) : "";
   int64_t scratch = 0;  // outside a pipeline: bytes of scratch used so far
@@ -164,7 +162,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   auto from_registers = [&](int x, bool is_a) {
     const bool k_inner = is_a || !tf32;
     const int64_t rows = is_a ? M : k_inner ? N : K, cols = is_a ? K : k_inner ? K : N;
-    const Operand o{is_a ? "sa" : "sb", k_inner, cols + (k_inner ? 16 / elem : 8), false};
+    const Operand o{is_a ? "sa" : "sb", k_inner, cols + (k_inner ? 16 / elem : 8)};
     std::string where;
     if (p) {
       where = stage + " + " + std::to_string(p->reg_operands.at(x));
@@ -198,7 +196,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const size_t rank = type(x).shape.size();
     const size_t k_axis = is_a ? rank - 1 : rank - 2;
     const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
-    const Operand o{is_a ? "sa" : "sb", sl->inner_axis == k_in_load, sl->stride, false};  // cut by round_staged
+    const Operand o{is_a ? "sa" : "sb", sl->inner_axis == k_in_load, sl->stride};  // f32 read raw (ts_tf32 by the hardware)
     const std::string ctype = tf32 ? "float" : cuda_register_type(d);
     line(ctype + "* " + o.base + " = reinterpret_cast<" + ctype + "*>(" + stage + " + " + std::to_string(sl->offset) + ");");
     return o;
@@ -261,8 +259,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const std::string st = std::to_string(o.stride);
     if (tf32) {
       std::string idx = o.k_inner ? "(" + r + ") * " + st + " + " + k : "(" + k + ") * " + st + " + " + r;
-      std::string w = "reinterpret_cast<const uint32_t*>(" + o.base + ")[" + idx + "]";
-      return o.raw ? "ts_tf32_word(" + w + ")" : w;
+      return "reinterpret_cast<const uint32_t*>(" + o.base + ")[" + idx + "]";
     }
     if (o.k_inner)
       return "reinterpret_cast<const uint32_t*>(" + o.base + ")[((" + r + ") * " + st + " + " + k + ") >> 1]";
@@ -279,7 +276,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   // a tf32 one only with k along its rows (its words are whole floats).
   // Lane l gives the address of row l % 8 of matrix l / 8 (see the prelude).
   auto by_ldmatrix = [&](const Operand& o) {
-    return opt_.ldmatrix && !o.raw && (o.stride * elem) % 16 == 0 && (!tf32 || o.k_inner);
+    return opt_.ldmatrix && (o.stride * elem) % 16 == 0 && (!tf32 || o.k_inner);
   };
   const std::string lane_row = "(tid & 7)", half0 = "((tid >> 3) & 1)", half1 = "((tid >> 4) & 1)";
   const std::string st_a = std::to_string(A.stride), st_b = std::to_string(B.stride);

@@ -368,14 +368,15 @@ void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body) {
 
 void Emitter::publish_stage(Pipeline& p) {
   // This iteration's copies landed (the newest group may still be the next
-  // iteration's), cut to tf32, published by the barrier; then the copies
+  // iteration's), are published by the barrier (cut to tf32 first only
+  // with CodegenOptions::tf32_cut_staged); then the copies
   // for `ahead` iterations on go to the stage read longest ago, and the
   // body's register loads for the next iteration are issued.
   const ir::Instr& loop = *p.loop;
   const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
   const int ahead = p.ahead;  // iterations in flight
   line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
-  if (!(p.wgmma && opt_.wgmma_raw_tf32)) round_staged(p, p.stage_var);
+  if (opt_.tf32_cut_staged) round_staged(p, p.stage_var);
   // cp.async and the stores above wrote through the generic proxy; wgmma
   // reads through the async proxy.
   if (p.wgmma) line("ts_fence_proxy_async();");
@@ -481,9 +482,10 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
 }
 
 void Emitter::round_staged(const Pipeline& p, const std::string& stage) {
-  // f32 operands of tf32 dots land raw; each thread cuts the vectors it
-  // copied itself to tf32 (ts_tf32's rule) before the barrier publishes
-  // them, once per element rather than once per warp that reads it.
+  // CodegenOptions::tf32_cut_staged: f32 operands of tf32 dots land raw;
+  // each thread cuts the vectors it copied itself to tf32 (ts_tf32's rule)
+  // before the barrier publishes them, once per element rather than once
+  // per warp that reads it.
   for (const StagedLoad& s : p.loads) {
     if (type(s.reg).dtype != DType::f32) continue;
     const int64_t per_row = s.inner / 4;

@@ -116,8 +116,10 @@ void emu_mma(float* d, const uint32_t* a, const uint32_t* b, unsigned kstep, Val
   }
   __syncthreads();
 }
+// The tensor cores read an f32 word as tf32 by ignoring its 13 low bits.
+inline float emu_tf32_word(uint32_t w) { return std::bit_cast<float>(w & 0xffffe000u); }
 inline void ts_mma_tf32(float* d, const uint32_t* a, const uint32_t* b) {
-  emu_mma(d, a, b, 8, [](uint32_t w, unsigned) { return std::bit_cast<float>(w); });
+  emu_mma(d, a, b, 8, [](uint32_t w, unsigned) { return emu_tf32_word(w); });
 }
 inline void ts_mma_bf16(float* d, const uint32_t* a, const uint32_t* b) {
   emu_mma(d, a, b, 16, [](uint32_t w, unsigned h) { return std::bit_cast<float>((h ? w >> 16 : w & 0xffffu) << 16); });
@@ -172,9 +174,9 @@ inline float emu_desc_tf32(uint64_t desc, unsigned row, unsigned k) {
     std::fprintf(stderr, "wgmma emulation: swizzle mode %u not modelled\n", static_cast<unsigned>(desc >> 62));
     std::abort();
   }
-  float v;
-  std::memcpy(&v, ts_smem + at, 4);
-  return v;
+  uint32_t w;
+  std::memcpy(&w, ts_smem + at, 4);
+  return emu_tf32_word(w);
 }
 inline void emu_wgmma_tf32(float* d, uint64_t da, uint64_t db, int n) {
   const unsigned t = threadIdx.x, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;

@@ -140,6 +140,32 @@ TEST_CASE("dot with tf32 truncates each operand, then multiplies and sums in f32
   CHECK(differ > M * N / 2);  // the truncation is measurable on these inputs
 }
 
+TEST_CASE("dot with tf32 clears the low bits of Inf and NaN too: a NaN with payload only there becomes Inf") {
+  // SEMANTICS 8's truncation applies to every value, as the tensor cores
+  // apply it (tests/test_gpu_run.cpp measures them). With B one-hot at
+  // column 5, c[m][5] is a[m][5] as truncated.
+  const int M = 16, N = 16, K = 16;
+  const uint32_t specials[] = {0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffa00000u, 0x7f800001u, 0xff801000u};
+  tl::Buffer a("a", DType::f32, {M * K}), b("b", DType::f32, {K * N}), c("c", DType::f32, {1});
+  for (int m = 0; m < M; ++m)
+    for (int k = 0; k < K; ++k) a.as<uint32_t>()[m * K + k] = k == 5 ? specials[m % 6] : 0x3f800000u;
+  for (int k = 0; k < K; ++k)
+    for (int n = 0; n < N; ++n) b.as<float>()[k * N + n] = k == n ? 1.0f : 0.0f;
+  auto t = run([&](const P& p) { tl::store(p.out + offsets({M, N}), tl::dot(load(p.a, {M, K}), load(p.b, {K, N}))); }, a,
+               b, c, DType::f32, M * N);
+  for (int m = 0; m < M; ++m) {
+    const float got = t.as<float>()[m * N + 5];
+    INFO("a = 0x" << std::hex << specials[m % 6] << ", c = 0x" << t.as<uint32_t>()[m * N + 5]);
+    switch (m % 6) {
+      case 0: CHECK(got == INFINITY); break;
+      case 1: CHECK(got == -INFINITY); break;
+      case 2: case 3: CHECK(std::isnan(got)); break;  // a payload bit above the 13 low ones
+      case 4: CHECK(got == INFINITY); break;           // 0x7f800001 -> 0x7f800000
+      case 5: CHECK(got == -INFINITY); break;          // 0xff801000 -> 0xff800000
+    }
+  }
+}
+
 TEST_CASE("dot with ieee is plain f32 multiply-add") {
   const int M = 16, N = 16, K = 64;
   auto av = mantissa_rich(M * K, 3), bv = mantissa_rich(K * N, 4);
