@@ -70,6 +70,7 @@ int cmd_bench(const Args& args) {
   try {
     tl::gpu::CudaDriver d;
     opt.compile.arch = d.device().arch();
+    opt.compile.line_info = args.flag("line-info");
     if (!json) std::printf("device: %s\nmeasuring ceilings...\n", d.device().str().c_str());
     std::fflush(stdout);
     tl::gpu::Ceilings ceil = tl::gpu::measure_ceilings(d);

@@ -93,6 +93,7 @@ int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptio
   gopt.sets = opt.sets;
   gopt.codegen = cg;
   gopt.compile.arch = probe.info.arch();
+  gopt.compile.line_info = args.flag("line-info");
   gopt.cache = &cache;
   if (json) {
     std::printf("{\"device\": %s, \"arch\": %s, \"warps\": %d, \"kernels\": [", json_string(probe.info.str()).c_str(),

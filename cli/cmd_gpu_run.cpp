@@ -62,6 +62,7 @@ int cmd_gpu_run(const Args& args) {
     tl::gpu::CudaDriver d;
     tl::gpu::CompileOptions co;
     co.arch = d.device().arch();
+    co.line_info = true;  // compute-sanitizer's reports name the generated source's lines
     tl::gpu::CubinCache cache;
     tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir_run.kernel, cg);
     tl::gpu::Cubin cubin = cache.get(lowered, co);

@@ -235,8 +235,9 @@ class Emitter {
    private:
     const Emitter& e_;
   };
-  // One staged vector's copy: cp.async, zeros, or element by element.
-  void copy_vector(const Pipeline& p, const StagedLoad& s, const std::string& stage);
+  // One staged vector's copy into the stage at ts_stage (issue_copies
+  // declares it): cp.async, zeros, or element by element.
+  void copy_vector(const StagedLoad& s);
   // The condition under which `loop` runs an iteration with loop variable `value`.
   std::string loop_runs(const ir::Instr& loop, const std::string& value) const;
   // The pipeline whose loop body holds `in` directly, or null.

@@ -401,14 +401,17 @@ void Emitter::publish_stage(Pipeline& p) {
 
 void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage) {
   AtIteration at(*this, p, value);
+  // The stage's address once for all of this thread's vectors (the callers
+  // open a block for each batch of copies).
+  line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) + ";");
   for (const StagedLoad& s : p.loads) {
     if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
     const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
-    for_vectors(per_row * s.outer, [&] { copy_vector(p, s, stage); });
+    for_vectors(per_row * s.outer, [&] { copy_vector(s); });
   }
 }
 
-void Emitter::copy_vector(const Pipeline& p, const StagedLoad& s, const std::string& stage) {
+void Emitter::copy_vector(const StagedLoad& s) {
   const ir::Instr& ld = *s.load;
   const DType d = type(s.reg).dtype;
   const int64_t elem = byte_size(d), V = 16 / elem, per_row = s.inner / V;
@@ -422,8 +425,8 @@ void Emitter::copy_vector(const Pipeline& p, const StagedLoad& s, const std::str
     if (s.outer_axis >= 0) c[static_cast<size_t>(s.outer_axis)] = "ts_o";
     return c;
   };
-  line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_smem + ts_pipe + (" + stage + ") * " +
-       std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ") + " + staged_offset(s, "ts_o", "ts_i") + ";");
+  line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_stage + " + std::to_string(s.offset) + ") + " +
+       staged_offset(s, "ts_o", "ts_i") + ";");
   line("const " + t + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
   std::string all = "true", none = "false";
   if (ld.has_mask) {
