@@ -1,7 +1,8 @@
 // Reductions. The fast path (reduce_tree) handles an op over the last axis
 // with an order-free combine: each thread first combines the elements it
 // holds for one output, then lanes that share an output combine with xor
-// shuffles, and the per-warp partials meet in shared memory. Everything
+// shuffles (a butterfly when a thread holds several outputs' values), and
+// the per-warp partials meet in shared memory. Everything
 // else (argmax/argmin with their lowest-index ties, f16/bf16 sums that
 // round every step like the interpreter, other axes) walks the axis in
 // order through shared memory (reduce_serial).
@@ -91,7 +92,81 @@ void Emitter::reduce_tree(const ir::Instr& in) {
     line("if (" + cond + ") sm[(" + out_index + ") * " + std::to_string(parts) + " + " + part_index + "] = v;");
   };
 
-  if (whole_rows_per_thread) {
+  // Several values a thread, each for a different output, reduced over
+  // groups of G lanes: a butterfly that halves the values a lane holds at
+  // each xor step instead of reducing each value on its own. At the step
+  // over lane bit m a lane keeps the half of its values selected by that
+  // bit and takes its partner's partial of the same half (p09's 64 rows a
+  // program: 62 shuffles, not 320). Each output still meets the same
+  // partners in the same order (a + b where one reduction per value had
+  // a + b or b + a, equal), so the results are bit for bit the same.
+  // Afterwards lane l of a group holds values j + count * ((l % G) >> shift),
+  // j < count; `output_of` names value i's output, `part` its partial.
+  auto butterfly_and_write = [&](int64_t R, int64_t G, const std::function<std::string(const std::string&)>& output_of,
+                                 const std::string& part, const std::string& guard) {
+    int64_t count = R;
+    int bits_used = 0;
+    for (int64_t m = G / 2; m >= 1; m /= 2) {
+      if (count > 1) {
+        const int64_t half = count / 2;
+        open("");
+        line("const bool ts_hi = (tid & " + std::to_string(m) + ") != 0;");
+        line("#pragma unroll");
+        open("for (int j = 0; j < " + std::to_string(half) + "; ++j)");
+        // Both values read first: `ts_hi ? ps[a] : ps[b]` tempts the
+        // compiler into ps[ts_hi ? a : b], an indexed array in local memory.
+        line("const " + c + " ts_lo_v = ps[j], ts_hi_v = ps[j + " + std::to_string(half) + "];");
+        line("const " + c + " ts_keep = ts_hi ? ts_hi_v : ts_lo_v;");
+        line("const " + c + " ts_send = ts_hi ? ts_lo_v : ts_hi_v;");
+        line("const " + c + " ts_o = ts_shfl_xor(ts_send, " + std::to_string(m) + ");");
+        line("ps[j] = " + comb("ts_keep", "ts_o") + ";");
+        close();
+        close();
+        count = half;
+        ++bits_used;
+      } else {
+        line("{ const " + c + " ts_o = ts_shfl_xor(ps[0], " + std::to_string(m) + "); ps[0] = " + comb("ps[0]", "ts_o") +
+             "; }");
+      }
+    }
+    const int shift = log2_of(G) - bits_used;
+    // Lanes that differ only below `shift` hold the same values: one writes.
+    std::string cond = shift > 0 ? "(tid & " + std::to_string((1 << shift) - 1) + ") == 0" : "";
+    if (!guard.empty()) cond += (cond.empty() ? "" : " && ") + guard;
+    if (!cond.empty()) open("if (" + cond + ")");
+    line("#pragma unroll");
+    open("for (int j = 0; j < " + std::to_string(count) + "; ++j)");
+    const std::string value = "(j + " + std::to_string(count) + " * ((tid & " + std::to_string(G - 1) + ") >> " +
+                              std::to_string(shift) + "))";
+    line("sm[(" + output_of(value) + ") * " + std::to_string(parts) + " + " + part + "] = ps[j];");
+    close();
+    if (!cond.empty()) close();
+  };
+  const auto power_of_two = [](int64_t v) { return v >= 2 && (v & (v - 1)) == 0; };
+
+  if (whole_rows_per_thread && power_of_two(outputs)) {
+    // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each;
+    // each thread combines its own first, one partial per output.
+    const int64_t per = len / T;
+    line(c + " ps[" + std::to_string(outputs) + "];");
+    line("#pragma unroll");
+    open("for (int ts_r = 0; ts_r < " + std::to_string(outputs) + "; ++ts_r)");
+    line(c + " p = " + widen(d, at(src, "(ts_r * " + std::to_string(per) + ")")) + ";");
+    for (int64_t k = 1; k < per; ++k)
+      line("p = " + comb("p", widen(d, at(src, "(ts_r * " + std::to_string(per) + " + " + std::to_string(k) + ")"))) + ";");
+    line("ps[ts_r] = p;");
+    close();
+    butterfly_and_write(outputs, 32, [](const std::string& r) { return r; }, "(tid >> 5)", "");
+  } else if (!whole_rows_per_thread && !ls.replicated() && power_of_two(ls.slots)) {
+    // One output per slot and group of `group` lanes (element s*T + tid,
+    // output element >> log2(len)); a group's lanes share the output.
+    line(c + " ps[" + std::to_string(ls.slots) + "];");
+    for_slots(ls.slots, [&](const std::string& sl) { line("ps[" + sl + "] = " + widen(d, at(src, sl)) + ";"); });
+    const std::string part = len > 32 ? "((tid & " + std::to_string(len - 1) + ") >> 5)" : "0";
+    const std::string T_str = std::to_string(T), shift = std::to_string(log2_of(len));
+    butterfly_and_write(
+        ls.slots, group, [&](const std::string& v) { return "((" + v + ") * " + T_str + " + tid) >> " + shift; }, part, "");
+  } else if (whole_rows_per_thread) {
     // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each.
     const int64_t per = len / T;
     // A loop the compiler unrolls, not one block of text per output: the

@@ -59,7 +59,7 @@ struct BenchResult {
   int registers = 0, spill_bytes = 0;
   int64_t smem_bytes = 0;
   double compile_s = 0;     // this run's compile (0 when the cubin came from the cache)
-  double nvrtc_s = 0;       // IR to cubin through NVRTC, cache bypassed
+  double nvrtc_s = 0;       // IR to cubin through NVRTC, cache bypassed (median of 3)
   double cache_hit_s = 0;   // IR to cubin with the cubin cache warm (code generation, hash, read)
   int warps = 0;            // warps per program of the reported timing
   BenchConfig config;       // everything the reported timing was taken with

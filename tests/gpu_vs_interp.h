@@ -47,9 +47,9 @@ inline void compare_emulated(const tl::KernelDef& kernel, tl::Grid grid, std::ve
   }
 }
 
-// The same on a GPU, in a forked child: this process never holds a CUDA
-// context, so tests that fork GPU work later still can. Without a driver it
-// says "[SKIP] no CUDA driver" and passes.
+// The same on a GPU, in a forked child while this process holds no CUDA
+// context (so tests that fork GPU work later still can), else in this
+// process. Without a driver it says "[SKIP] no CUDA driver" and passes.
 inline void compare_on_device(const tl::KernelDef& kernel, tl::Grid grid, std::vector<tl::Buffer> ib,
                               std::vector<tl::Buffer> gb, const Bind& bind, int warps) {
   tl::run(kernel, grid, bind(ib));
@@ -58,7 +58,7 @@ inline void compare_on_device(const tl::KernelDef& kernel, tl::Grid grid, std::v
   tl::gpu::CodegenOptions cg;
   cg.num_warps = warps;
   const tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, cg);
-  tl::gpu::ChildOutcome out = tl::gpu::run_in_child([&] {
+  auto work = [&] {
     std::unique_ptr<tl::gpu::CudaDriver> driver;
     try {
       driver = std::make_unique<tl::gpu::CudaDriver>();
@@ -72,7 +72,18 @@ inline void compare_on_device(const tl::KernelDef& kernel, tl::Grid grid, std::v
     std::string bytes = "ok";  // then every buffer's bytes, in order
     for (const tl::Buffer& b : gb) bytes.append(reinterpret_cast<const char*>(b.data()), b.size_bytes());
     return bytes;
-  });
+  };
+  // A child forked after this process initialized CUDA (the in-process GPU
+  // tests of test_gpu_run.cpp do, and Catch2 may run them first) cannot
+  // initialize it again: its cuInit fails, which would read as "no driver"
+  // and skip the test on a GPU machine. Then the launch runs here.
+  tl::gpu::ChildOutcome out;
+  if (tl::gpu::cuda_initialized_in_this_process()) {
+    out.payload = work();
+    out.completed = true;
+  } else {
+    out = tl::gpu::run_in_child(work);
+  }
   if (out.completed && out.payload == "no driver") {
     WARN("[SKIP] no CUDA driver");
     return;
