@@ -8,7 +8,8 @@
 # check_examples.log, bench.log, bench.json, triton.log, e4_unfused.log.
 #
 # Usage from the repository root, .debs/ and .anchor/ carried:
-#   OUT=/tmp/i16 bench/i16_one_call.sh        (~7-8 min on an H100 host)
+#   OUT=/tmp/i16 bench/i16_one_call.sh        (8-9.5 min on an H100 host: near the
+#   device tool's 10-minute limit for one command)
 set -u -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
