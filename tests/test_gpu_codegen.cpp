@@ -242,6 +242,30 @@ TEST_CASE("fast paths: shuffles for last-axis reductions, tensor cores for tf32 
   CHECK_FALSE(has(conv, "int32_t* sm"));
 }
 
+TEST_CASE("a thread's values of several outputs are reduced together in one butterfly", "[gpu][codegen]") {
+  // p09's [64, 32] score tiles at 1 warp: each lane holds one column, 64
+  // rows' values; the butterfly halves them at each of the 5 xor steps and
+  // lane l writes rows 2l and 2l + 1 (one reduction per row had lane 0
+  // write each). At 4 warps: 16 slots, a warp's lanes sharing one row per
+  // slot; four halving steps, then one plain, and even lanes write. E2's
+  // pack: 8 slots over groups of 16 lanes, so bit 4 is never crossed.
+  tl::gpu::CodegenOptions one, four;
+  one.num_warps = 1;
+  four.num_warps = 4;
+  const std::string whole_rows = puzzle_cuda("9", "canonical", one);
+  CHECK(has(whole_rows, "ts_hi_v = ps[j + 32];"));
+  CHECK(has(whole_rows, "sm[((j + 2 * ((tid & 31) >> 0))) * 1 + (tid >> 5)] = ps[j];"));
+  CHECK_FALSE(has(whole_rows, "if ((tid & 31) == 0) sm["));
+  const std::string slots = puzzle_cuda("9", "canonical", four);
+  CHECK(has(slots, "float ps[16];"));
+  CHECK(has(slots, "ts_shfl_xor(ts_send, 16)"));
+  CHECK(has(slots, "ts_shfl_xor(ps[0], 1)"));
+  CHECK(has(slots, "if ((tid & 1) == 0)"));
+  const std::string e2 = puzzle_cuda("e2", "canonical", one);
+  CHECK(has(e2, "ts_shfl_xor(ts_send, 8)"));
+  CHECK_FALSE(has(e2, "ts_shfl_xor(ts_send, 16)"));
+}
+
 TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with cp.async", "[gpu][codegen]") {
   // 32 x 16 tiles with 4 warps: the accumulator lives in mma fragments,
   // both loads go to shared memory by cp.async ahead of their iteration,
