@@ -103,7 +103,7 @@ void Emitter::reduce_tree(const ir::Instr& in) {
   // Afterwards lane l of a group holds values j + count * ((l % G) >> shift),
   // j < count; `output_of` names value i's output, `part` its partial.
   auto butterfly_and_write = [&](int64_t R, int64_t G, const std::function<std::string(const std::string&)>& output_of,
-                                 const std::string& part, const std::string& guard) {
+                                 const std::string& part) {
     int64_t count = R;
     int bits_used = 0;
     for (int64_t m = G / 2; m >= 1; m /= 2) {
@@ -131,16 +131,14 @@ void Emitter::reduce_tree(const ir::Instr& in) {
     }
     const int shift = log2_of(G) - bits_used;
     // Lanes that differ only below `shift` hold the same values: one writes.
-    std::string cond = shift > 0 ? "(tid & " + std::to_string((1 << shift) - 1) + ") == 0" : "";
-    if (!guard.empty()) cond += (cond.empty() ? "" : " && ") + guard;
-    if (!cond.empty()) open("if (" + cond + ")");
+    if (shift > 0) open("if ((tid & " + std::to_string((1 << shift) - 1) + ") == 0)");
     line("#pragma unroll");
     open("for (int j = 0; j < " + std::to_string(count) + "; ++j)");
     const std::string value = "(j + " + std::to_string(count) + " * ((tid & " + std::to_string(G - 1) + ") >> " +
                               std::to_string(shift) + "))";
     line("sm[(" + output_of(value) + ") * " + std::to_string(parts) + " + " + part + "] = ps[j];");
     close();
-    if (!cond.empty()) close();
+    if (shift > 0) close();
   };
   const auto power_of_two = [](int64_t v) { return v >= 2 && (v & (v - 1)) == 0; };
 
@@ -156,7 +154,7 @@ void Emitter::reduce_tree(const ir::Instr& in) {
       line("p = " + comb("p", widen(d, at(src, "(ts_r * " + std::to_string(per) + " + " + std::to_string(k) + ")"))) + ";");
     line("ps[ts_r] = p;");
     close();
-    butterfly_and_write(outputs, 32, [](const std::string& r) { return r; }, "(tid >> 5)", "");
+    butterfly_and_write(outputs, 32, [](const std::string& r) { return r; }, "(tid >> 5)");
   } else if (!whole_rows_per_thread && !ls.replicated() && power_of_two(ls.slots)) {
     // One output per slot and group of `group` lanes (element s*T + tid,
     // output element >> log2(len)); a group's lanes share the output.
@@ -165,7 +163,7 @@ void Emitter::reduce_tree(const ir::Instr& in) {
     const std::string part = len > 32 ? "((tid & " + std::to_string(len - 1) + ") >> 5)" : "0";
     const std::string T_str = std::to_string(T), shift = std::to_string(log2_of(len));
     butterfly_and_write(
-        ls.slots, group, [&](const std::string& v) { return "((" + v + ") * " + T_str + " + tid) >> " + shift; }, part, "");
+        ls.slots, group, [&](const std::string& v) { return "((" + v + ") * " + T_str + " + tid) >> " + shift; }, part);
   } else if (whole_rows_per_thread) {
     // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each.
     const int64_t per = len / T;
