@@ -41,7 +41,7 @@ int cmd_bench(const Args& args) {
   if (args.value("warps")) opt.codegen.num_warps = static_cast<int>(args.int_value("warps", 4));
   else opt.tune_warps = {4, 8};
   if (args.value("stages")) {
-    if (opt.tune_warps.size()) throw UsageError("--stages needs --warps (the autotuner tries 2, 3 and 4 stages itself)");
+    if (!opt.tune_warps.empty()) throw UsageError("--stages needs --warps (the autotuner tries 2, 3 and 4 stages itself)");
     opt.codegen.num_stages = static_cast<int>(args.int_value("stages", 0));
     if (opt.codegen.num_stages < 2 || opt.codegen.num_stages > 4) throw UsageError("--stages must be 2, 3 or 4");
   }

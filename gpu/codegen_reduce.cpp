@@ -140,9 +140,10 @@ void Emitter::reduce_tree(const ir::Instr& in) {
     close();
     if (shift > 0) close();
   };
-  const auto power_of_two = [](int64_t v) { return v >= 2 && (v & (v - 1)) == 0; };
-
-  if (whole_rows_per_thread && power_of_two(outputs)) {
+  // Tile extents are powers of two (the front end checks), so the counts
+  // below halve evenly: every thread with values of two or more outputs
+  // takes the butterfly.
+  if (whole_rows_per_thread && outputs > 1) {
     // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each;
     // each thread combines its own first, one partial per output.
     const int64_t per = len / T;
@@ -155,7 +156,7 @@ void Emitter::reduce_tree(const ir::Instr& in) {
     line("ps[ts_r] = p;");
     close();
     butterfly_and_write(outputs, 32, [](const std::string& r) { return r; }, "(tid >> 5)");
-  } else if (!whole_rows_per_thread && !ls.replicated() && power_of_two(ls.slots)) {
+  } else if (!whole_rows_per_thread && !ls.replicated() && ls.slots > 1) {
     // One output per slot and group of `group` lanes (element s*T + tid,
     // output element >> log2(len)); a group's lanes share the output.
     line(c + " ps[" + std::to_string(ls.slots) + "];");
@@ -165,22 +166,12 @@ void Emitter::reduce_tree(const ir::Instr& in) {
     butterfly_and_write(
         ls.slots, group, [&](const std::string& v) { return "((" + v + ") * " + T_str + " + tid) >> " + shift; }, part);
   } else if (whole_rows_per_thread) {
-    // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each.
-    const int64_t per = len / T;
-    // A loop the compiler unrolls, not one block of text per output: the
-    // same code after unrolling, less for NVRTC to parse and optimize
-    // before it does (p09's 64 rows a program).
-    const std::string o = outputs > 1 ? "ts_r" : "0";
-    if (outputs > 1) {
-      line("#pragma unroll");
-      open("for (int ts_r = 0; ts_r < " + std::to_string(outputs) + "; ++ts_r)");
-    } else {
-      open("");
-    }
-    auto slot = [&](int64_t k) { return outputs > 1 ? "(ts_r * " + std::to_string(per) + " + " + std::to_string(k) + ")" : std::to_string(k); };
-    line(c + " p = " + widen(d, at(src, slot(0))) + ";");
-    for (int64_t k = 1; k < per; ++k) line("p = " + comb("p", widen(d, at(src, slot(k)))) + ";");
-    shuffle_and_write("p", o, "(tid >> 5)", "");
+    // The only output, its len/T slots in every thread (several warps'
+    // partials; one warp's took the path without shared memory above).
+    open("");
+    line(c + " p = " + widen(d, at(src, "0")) + ";");
+    for (int64_t k = 1; k < len / T; ++k) line("p = " + comb("p", widen(d, at(src, std::to_string(k)))) + ";");
+    shuffle_and_write("p", "0", "(tid >> 5)", "");
     close();
   } else {
     // One output per slot and group of len lanes: element s*T + tid (or

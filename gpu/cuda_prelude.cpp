@@ -108,8 +108,9 @@ template <class To, class From> TS_INLINE To ts_bitcast(From x) {
 
 // tf32 (SEMANTICS 8): clear the 13 low mantissa bits, as the tensor cores
 // do with the f32 words they read (a NaN with its payload only there
-// becomes Inf on both).
-TS_INLINE float ts_tf32(float x) { return __uint_as_float(__float_as_uint(x) & 0xffffe000u); }
+// becomes Inf on both). On the bits for CodegenOptions::tf32_cut_staged.
+TS_INLINE uint32_t ts_tf32_word(uint32_t b) { return b & 0xffffe000u; }
+TS_INLINE float ts_tf32(float x) { return __uint_as_float(ts_tf32_word(__float_as_uint(x))); }
 
 // max/min with propagate_nan = all: NaN wins (x + y is NaN then).
 TS_INLINE float ts_fmax_nan(float a, float b) { return (a != a || b != b) ? a + b : fmaxf(a, b); }
@@ -322,8 +323,6 @@ TS_INLINE void ts_ldsm_x2_trans(uint32_t* r, const void* p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
 }
 #endif
-// ts_tf32 on the bits (CodegenOptions::tf32_cut_staged).
-TS_INLINE uint32_t ts_tf32_word(uint32_t b) { return b & 0xffffe000u; }
 // Four words of shared memory at once.
 struct __align__(16) ts_u4 {
   uint32_t x, y, z, w;
