@@ -1,13 +1,20 @@
 // Force-included (g++ -include) before a generated CUDA kernel compiled as
 // host C++ by gpu_host_runner.h: just enough of CUDA for the generated code
-// to run on the CPU, one std::thread per CUDA thread and a std::barrier per
-// block, so CI without a GPU checks what the kernels compute, not only that
-// they compile. Blocks run one after another; shared memory is one global
+// to run on the CPU, so CI without a GPU checks what the kernels compute,
+// not only that they compile. A block's CUDA threads are fibers on the one
+// OS thread that runs the block (emu_run_block): each runs until it reaches
+// __syncthreads, then hands over to the next, so a barrier costs a stack
+// switch, not a futex wake and a trip through the OS scheduler (one
+// std::thread per CUDA thread spent most of these tests' time in the
+// kernel). It also makes a missing barrier show on every run, not only when
+// the OS happens to interleave threads badly: each fiber runs as far as it
+// can before the next one starts, so in an exchange through shared memory
+// without its barrier some thread reads before the thread it reads from
+// has written. Blocks run one after another; shared memory is one global
 // buffer. Products and sums round separately (compile with
 // -ffp-contract=off), as the interpreter's do.
 #pragma once
 #include <atomic>
-#include <barrier>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -16,7 +23,10 @@
 #include <cstring>
 #include <math.h>
 #include <mutex>
+#include <new>
+#include <sys/mman.h>
 #include <type_traits>
+#include <vector>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -38,19 +48,175 @@
 struct EmuDim3 {
   unsigned x = 0, y = 0, z = 0;
 };
-
-// What the runner sets per thread before calling the kernel.
-struct EmuBlock {
-  std::barrier<>* barrier = nullptr;
-  std::atomic<int> any{0};  // for __syncthreads_or
-};
 inline thread_local EmuDim3 threadIdx, blockIdx, gridDim;
+
+// --- Fibers -----------------------------------------------------------------
+// A fiber's saved state. On x86-64 a hand-written switch saves the six
+// callee-saved registers and the SSE/x87 control words on the fiber's own
+// stack (no system call: glibc's swapcontext also sets the signal mask, and
+// AddressSanitizer's interceptor of it clears the shadow of the whole
+// stack at every switch). Elsewhere the portable ucontext calls.
+#if defined(__x86_64__)
+#define TS_EMU_ASM_SWITCH 1
+extern "C" void emu_switch(void** save_sp, void* next_sp);
+asm(".text\n"
+    ".p2align 4\n"
+    ".hidden emu_switch\n"
+    ".globl emu_switch\n"
+    ".type emu_switch, @function\n"
+    "emu_switch:\n"
+    "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+    "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
+    "  movq %rsp, (%rdi)\n"
+    "  movq %rsi, %rsp\n"
+    "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
+    "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+    "  ret\n"
+    ".size emu_switch, .-emu_switch\n");
+struct EmuContext {
+  void* sp = nullptr;
+};
+inline void emu_context_switch(EmuContext& from, EmuContext& to) { emu_switch(&from.sp, to.sp); }
+// A new fiber's stack as emu_switch leaves a suspended one, so that its
+// `ret` enters `entry` with the stack aligned as after a call.
+inline void emu_context_make(EmuContext& c, unsigned char* stack_top, void (*entry)()) {
+  auto* top = reinterpret_cast<uint64_t*>(reinterpret_cast<uintptr_t>(stack_top) & ~uintptr_t{15});
+  uint32_t controls[2] = {0, 0};
+  asm volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(controls[0]), "=m"(controls[1]));
+  top[-1] = 0;                                    // entry's return address: it never returns
+  top[-2] = reinterpret_cast<uint64_t>(entry);    // where emu_switch's ret goes
+  for (int r = 3; r <= 8; ++r) top[-r] = 0;       // rbp, rbx, r12 ... r15
+  std::memcpy(&top[-9], controls, sizeof controls);  // mxcsr, x87 control word
+  c.sp = &top[-9];
+}
+#else
+#include <ucontext.h>
+struct EmuContext {
+  ucontext_t uc;
+};
+inline void emu_context_switch(EmuContext& from, EmuContext& to) { swapcontext(&from.uc, &to.uc); }
+inline void emu_context_make(EmuContext& c, unsigned char* stack_top, size_t size, void (*entry)());
+#endif
+
+// Fiber stacks, kept for the library's lifetime and reused by every block:
+// 512 KiB each (a generated kernel's frame is a few KiB), reserved, not
+// committed, with a guard page below so an overflow faults at once.
+constexpr size_t kEmuStackBytes = size_t{512} << 10;
+struct EmuStacks {
+  std::vector<unsigned char*> stacks;
+  unsigned char* get(size_t i) {
+    while (stacks.size() <= i) {
+      void* p = mmap(nullptr, kEmuStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+      if (p == MAP_FAILED) {
+        std::fprintf(stderr, "emulation: no memory for a fiber stack\n");
+        std::abort();
+      }
+      mprotect(p, 4096, PROT_NONE);
+      stacks.push_back(static_cast<unsigned char*>(p));
+    }
+    return stacks[i];
+  }
+  ~EmuStacks() {
+    for (unsigned char* p : stacks) munmap(p, kEmuStackBytes);
+  }
+};
+inline EmuStacks emu_stacks;
+
+struct EmuFiber {
+  EmuContext ctx;
+  bool done = false;
+};
+// One block's fibers and its barrier: `arrived` of the `alive` fibers wait
+// at the current __syncthreads. Fibers run in a fixed cycle, so the fiber
+// one hands over to has not yet reached the barrier the handing one waits
+// at: it either waits at the previous one (released) or has not started.
+struct EmuBlock {
+  int n = 0, alive = 0, arrived = 0, current = 0;
+  std::vector<EmuFiber> fibers;
+  EmuContext runner;  // the OS thread's own stack, back to when all are done
+  void (*body)(void**) = nullptr;
+  void** args = nullptr;
+  int any = 0;  // for __syncthreads_or
+};
 inline thread_local EmuBlock* emu_block = nullptr;
+
+// Hands the OS thread from fiber `from` to the next one in the cycle that
+// has not finished, or back to the runner when every fiber has.
+inline void emu_hand_over(EmuBlock& b, int from) {
+  for (int step = 1; step <= b.n; ++step) {
+    const int next = (from + step) % b.n;
+    if (b.fibers[next].done) continue;
+    if (next == from) return;  // the only one left: it goes on
+    b.current = next;
+    threadIdx = {static_cast<unsigned>(next), 0, 0};
+    emu_context_switch(b.fibers[from].ctx, b.fibers[next].ctx);
+    b.current = from;  // resumed
+    threadIdx = {static_cast<unsigned>(from), 0, 0};
+    return;
+  }
+  emu_context_switch(b.fibers[from].ctx, b.runner);  // every fiber has finished
+}
+
+inline void __syncthreads() {
+  EmuBlock& b = *emu_block;
+  if (++b.arrived == b.alive) {  // the last to arrive releases the others and goes on
+    b.arrived = 0;
+    return;
+  }
+  emu_hand_over(b, b.current);
+}
+
+inline void emu_fiber_entry() {
+  EmuBlock& b = *emu_block;
+  const int me = b.current;
+  b.body(b.args);
+  b.fibers[me].done = true;
+  // A finished thread no longer counts at barriers: if the others all wait, they go on.
+  if (--b.alive > 0 && b.arrived == b.alive) b.arrived = 0;
+  emu_hand_over(b, me);
+  std::abort();  // unreachable: a finished fiber is never resumed
+}
+
+#if !defined(TS_EMU_ASM_SWITCH)
+inline void emu_context_make(EmuContext& c, unsigned char* stack_top, size_t size, void (*entry)()) {
+  getcontext(&c.uc);
+  c.uc.uc_stack.ss_sp = stack_top - size;
+  c.uc.uc_stack.ss_size = size;
+  c.uc.uc_link = nullptr;
+  makecontext(&c.uc, entry, 0);
+}
+#endif
+
+// Runs one block of `n` threads: `body(args)` once per thread, as fibers.
+inline void emu_run_block(void (*body)(void**), void** args, const unsigned* block_and_grid, int n) {
+  EmuBlock b;
+  b.n = b.alive = n;
+  b.fibers.resize(static_cast<size_t>(n));
+  b.body = body;
+  b.args = args;
+  blockIdx = {block_and_grid[0], block_and_grid[1], block_and_grid[2]};
+  gridDim = {block_and_grid[3], block_and_grid[4], block_and_grid[5]};
+  const size_t usable = kEmuStackBytes - 4096;
+  for (int t = 0; t < n; ++t) {
+    unsigned char* top = emu_stacks.get(static_cast<size_t>(t)) + kEmuStackBytes;
+#if defined(TS_EMU_ASM_SWITCH)
+    (void)usable;
+    emu_context_make(b.fibers[static_cast<size_t>(t)].ctx, top, emu_fiber_entry);
+#else
+    emu_context_make(b.fibers[static_cast<size_t>(t)].ctx, top, usable, emu_fiber_entry);
+#endif
+  }
+  emu_block = &b;
+  b.current = 0;
+  threadIdx = {0, 0, 0};
+  emu_context_switch(b.runner, b.fibers[0].ctx);
+  emu_block = nullptr;
+}
 
 // The block's dynamic shared memory (blocks run one at a time).
 alignas(16) unsigned char ts_smem[232448];
 
-inline void __syncthreads() { emu_block->barrier->arrive_and_wait(); }
 inline int __syncthreads_or(int p) {
   __syncthreads();
   if (p) emu_block->any = 1;

@@ -1,8 +1,8 @@
 // Runs a generated CUDA kernel on the CPU: the source is compiled as host
 // C++ with gpu_host_emulation.h force-included, loaded with dlopen, and
-// every block is run with one std::thread per CUDA thread. Launch arguments
-// are packed by the GPU runtime's own KernelArgs, with host pointers in
-// place of device pointers, straight into the host buffers.
+// every block is run on the calling thread, its CUDA threads as fibers.
+// Launch arguments are packed by the GPU runtime's own KernelArgs, with
+// host pointers in place of device pointers, straight into the host buffers.
 //
 // The compiled libraries are cached (test_cache.h): the host compiler is
 // most of these tests' time, and CI runs them in two builds.
@@ -19,7 +19,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "codegen.h"
@@ -58,10 +57,8 @@ class HostKernel {
     }
     handle_ = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle_) throw std::runtime_error(std::string("dlopen: ") + dlerror());
-    block_new_ = reinterpret_cast<void* (*)(int)>(dlsym(handle_, "emu_block_new"));
-    block_free_ = reinterpret_cast<void (*)(void*)>(dlsym(handle_, "emu_block_free"));
-    thread_ = reinterpret_cast<ThreadFn>(dlsym(handle_, "emu_thread"));
-    if (!block_new_ || !block_free_ || !thread_) throw std::runtime_error("emulation entry points missing");
+    run_block_ = reinterpret_cast<RunBlockFn>(dlsym(handle_, "emu_run"));
+    if (!run_block_) throw std::runtime_error("emulation entry point missing");
   }
   ~HostKernel() {
     if (handle_) dlclose(handle_);
@@ -79,22 +76,15 @@ class HostKernel {
     for (int64_t z = 0; z < grid.z; ++z)
       for (int64_t y = 0; y < grid.y; ++y)
         for (int64_t x = 0; x < grid.x; ++x) {
-          void* block = block_new_(k_.threads);
-          std::vector<std::thread> threads;
-          for (int t = 0; t < k_.threads; ++t)
-            threads.emplace_back([&, t] {
-              const unsigned ids[7] = {static_cast<unsigned>(t), static_cast<unsigned>(x), static_cast<unsigned>(y),
-                                       static_cast<unsigned>(z), static_cast<unsigned>(grid.x),
-                                       static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z)};
-              thread_(a, ids, block);
-            });
-          for (std::thread& th : threads) th.join();
-          block_free_(block);
+          const unsigned ids[6] = {static_cast<unsigned>(x),      static_cast<unsigned>(y),
+                                   static_cast<unsigned>(z),      static_cast<unsigned>(grid.x),
+                                   static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z)};
+          run_block_(a, ids, k_.threads);
         }
   }
 
  private:
-  using ThreadFn = void (*)(void**, const unsigned*, void*);
+  using RunBlockFn = void (*)(void**, const unsigned*, int);
 
   static std::string read(const std::filesystem::path& f) {
     std::ifstream in(f, std::ios::binary);
@@ -160,8 +150,8 @@ class HostKernel {
     std::filesystem::rename(entry + ".key" + mine, entry + ".key", ec);
   }
 
-  // Entry points appended to the kernel's source: a block's barrier, and
-  // one thread's call with its ids set.
+  // The entry point appended to the kernel's source: one block, its
+  // threads run as fibers (gpu_host_emulation.h).
   std::string wrapper() const {
     std::string call = k_.name + "(";
     for (size_t i = 0; i < k_.params.size(); ++i) {
@@ -171,12 +161,10 @@ class HostKernel {
       call += (i ? ", *(" : "*(") + t + "*)a[" + std::to_string(i) + "]";
     }
     call += ");";
-    return "\nextern \"C\" void* emu_block_new(int n) { auto* b = new EmuBlock; b->barrier = new std::barrier<>(n); return b; }\n"
-           "extern \"C\" void emu_block_free(void* p) { auto* b = static_cast<EmuBlock*>(p); delete b->barrier; delete b; }\n"
-           "extern \"C\" void emu_thread(void** a, const unsigned* id, void* block) {\n"
-           "  threadIdx = {id[0], 0, 0}; blockIdx = {id[1], id[2], id[3]}; gridDim = {id[4], id[5], id[6]};\n"
-           "  emu_block = static_cast<EmuBlock*>(block);\n  " +
-           call + "\n}\n";
+    return "\nstatic void emu_kernel_body(void** a) {\n  " + call +
+           "\n}\n"
+           "extern \"C\" void emu_run(void** a, const unsigned* block_and_grid, int threads) {\n"
+           "  emu_run_block(emu_kernel_body, a, block_and_grid, threads);\n}\n";
   }
 
   const tl::ir::Kernel& ir_;
@@ -184,9 +172,7 @@ class HostKernel {
   std::filesystem::path dir_;
   std::vector<std::filesystem::path> files_;
   void* handle_ = nullptr;
-  void* (*block_new_)(int) = nullptr;
-  void (*block_free_)(void*) = nullptr;
-  ThreadFn thread_ = nullptr;
+  RunBlockFn run_block_ = nullptr;
 };
 
 }  // namespace gpu_host

@@ -1,5 +1,5 @@
 // What the generated CUDA computes, checked without a GPU: each kernel is
-// compiled as host C++ and run with one CPU thread per CUDA thread
+// compiled as host C++ and run with each CUDA thread as a fiber
 // (gpu_host_runner.h), then compared with the interpreter. This covers the
 // layout, shared-memory, reduction, dot, masking and SEMANTICS logic of the
 // code generator; what only a device shows (fused multiply-adds, libdevice
