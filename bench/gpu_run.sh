@@ -21,7 +21,7 @@
 #   STEPS="check tests" bench/gpu_run.sh
 #   STEPS="memcheck broken bench" bench/gpu_run.sh
 # Environment: OUT (default ./gpu-results), BUILD (default ./build-gpu,
-# git-ignored), JOBS (default nproc), STEPS (default
+# git-ignored), JOBS (default nproc), BUILD_TARGETS (default all), STEPS (default
 # "build check examples tests memcheck broken bench"), SANITIZER (default
 # compute-sanitizer from PATH or /usr/local/cuda/bin).
 set -u -o pipefail
@@ -68,7 +68,9 @@ if want build; then
   # shellcheck disable=SC2086
   run_logged cmake-configure 600 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$DEPS/usr" -DTILESCOPE_VIEWER=OFF ${CMAKE_EXTRA:-} || { log "configure failed"; exit 1; }
-  run_logged cmake-build 1800 cmake --build "$BUILD" -j "$JOBS" || { log "build failed"; tail -40 "$OUT/cmake-build.log"; exit 1; }
+  # BUILD_TARGETS: only these targets (e.g. "tilescope"), unquoted; default all.
+  # shellcheck disable=SC2086
+  run_logged cmake-build 1800 cmake --build "$BUILD" -j "$JOBS" ${BUILD_TARGETS:+--target $BUILD_TARGETS} || { log "build failed"; tail -40 "$OUT/cmake-build.log"; exit 1; }
 fi
 
 if want check; then

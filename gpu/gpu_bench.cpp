@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "compare.h"
 #include "device_runtime.h"
@@ -44,6 +45,51 @@ int resident_blocks(int threads, int regs, int64_t smem) {
 // (wgmma asked for where no dot fits it, say): skipped.
 struct SameKernelAsBefore {};
 
+// The options a case is generated with: a persistent launch walks the
+// set's logical grid.
+CodegenOptions codegen_for(CodegenOptions cg, const puzzles::SizeSet& set) {
+  if (cg.persistent()) {
+    const Grid logical = puzzles::grid_for(set);
+    cg.persistent_grid[0] = logical.x, cg.persistent_grid[1] = logical.y, cg.persistent_grid[2] = logical.z;
+  }
+  return cg;
+}
+
+BenchConfig config_of(const CodegenOptions& cg, const puzzles::SizeSet& set) {
+  BenchConfig config;
+  config.warps = cg.num_warps;
+  config.stages = cg.num_stages;
+  config.persistent = cg.persistent();
+  config.wgmma = cg.wgmma;
+  config.wgmma_in_flight = cg.wgmma_in_flight;
+  config.blocks = set.blocks.str();
+  return config;
+}
+
+// Compile time (issue 7's target): from IR through NVRTC with the cache
+// bypassed, the median of three (one compile alone varied up to 2x between
+// calls on the same host). Each of the three compiles a kernel of its own
+// name: the lent H100 hosts' NVRTC answered a repeat of the source it had
+// just compiled in ~0.05 s (E4's fused kernel at K = 8192 and 100864, one
+// source: 0.466 s, then 0.063 s), which no user's new kernel gets.
+double median_nvrtc_seconds(const ir::Kernel& ir, const CodegenOptions& cg, const CompileOptions& compile) {
+  using clock = std::chrono::steady_clock;
+  static int serial = 0;
+  double times[3];
+  for (double& t : times) {
+    const auto t0 = clock::now();
+    LoweredKernel fresh = lower(ir, cg);
+    const std::string renamed = fresh.name + "_nvrtc_timing_" + std::to_string(serial++);
+    for (size_t at = 0; (at = fresh.source.find(fresh.name, at)) != std::string::npos; at += renamed.size())
+      fresh.source.replace(at, fresh.name.size(), renamed);
+    fresh.name = renamed;
+    (void)compile_cubin(fresh, compile, nullptr);
+    t = std::chrono::duration<double>(clock::now() - t0).count();
+  }
+  std::sort(std::begin(times), std::end(times));
+  return times[1];
+}
+
 void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, BenchResult& r,
               std::set<size_t>* timed_sources = nullptr, const puzzles::RunBuffers* prepared = nullptr) {
   const BenchCase& c = r.bench;
@@ -54,8 +100,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   std::vector<Arg> args = puzzles::launch_args(c.set, host);
   auto ir = tl::build_ir(*p.solution, args);
   const Grid logical = puzzles::grid_for(c.set);
-  CodegenOptions cg = opt.codegen;
-  if (cg.persistent()) cg.persistent_grid[0] = logical.x, cg.persistent_grid[1] = logical.y, cg.persistent_grid[2] = logical.z;
+  const CodegenOptions cg = codegen_for(opt.codegen, c.set);
   LoweredKernel lowered = lower(*ir, cg);
   if (timed_sources && !timed_sources->insert(std::hash<std::string>{}(lowered.source + c.set.blocks.str())).second)
     throw SameKernelAsBefore{};
@@ -63,40 +108,15 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   r.cuda_kernel = lowered.name;
   r.compile_s = cubin.compile_seconds;
   r.warps = cg.num_warps;
-  r.config.warps = cg.num_warps;
-  r.config.stages = cg.num_stages;
-  r.config.persistent = cg.persistent();
-  r.config.wgmma = cg.wgmma;
-  r.config.wgmma_in_flight = cg.wgmma_in_flight;
-  r.config.blocks = c.set.blocks.str();
-  // Compile time (issue 7's target): from IR through NVRTC with the cache
-  // bypassed, the median of three (one compile alone varied up to 2x
-  // between calls on the same host), and once from IR to cubin with the
-  // cache warm. Each of the three compiles a kernel of its own name: the
-  // lent H100 hosts' NVRTC answered a repeat of the source it had just
-  // compiled in ~0.05 s (E4's fused kernel at K = 8192 and 100864, one
-  // source: 0.466 s, then 0.063 s), which no user's new kernel gets.
+  r.config = config_of(cg, c.set);
+  // NVRTC's time with the cache bypassed, and once from IR to cubin with
+  // the cache warm.
   if (opt.measure_compile) {
-    using clock = std::chrono::steady_clock;
-    double times[3];
-    int n = 0;
-    for (double& t : times) {
-      const auto t0 = clock::now();
-      LoweredKernel fresh = lower(*ir, cg);
-      const std::string renamed = fresh.name + "_nvrtc_timing_" + std::to_string(n++);
-      for (size_t at = 0; (at = fresh.source.find(fresh.name, at)) != std::string::npos; at += renamed.size())
-        fresh.source.replace(at, fresh.name.size(), renamed);
-      fresh.name = renamed;
-      (void)compile_cubin(fresh, opt.compile, nullptr);
-      t = std::chrono::duration<double>(clock::now() - t0).count();
-    }
-    std::sort(std::begin(times), std::end(times));
-    r.nvrtc_s = times[1];
-    auto t0 = clock::now();
+    r.nvrtc_s = median_nvrtc_seconds(*ir, cg, opt.compile);
     if (opt.cache && opt.cache->enabled()) {
-      t0 = clock::now();
+      const auto t0 = std::chrono::steady_clock::now();
       (void)compile_cubin(lower(*ir, cg), opt.compile, opt.cache);
-      r.cache_hit_s = std::chrono::duration<double>(clock::now() - t0).count();
+      r.cache_hit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
   }
   r.smem_bytes = lowered.smem_bytes;
@@ -193,10 +213,36 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   r.percent_of_floor = 100.0 * floor_s / s;
 }
 
+}  // namespace
+
+size_t choose_tuned_variant(const std::vector<double>& run_ms, const std::function<double(size_t)>& compile_seconds) {
+  if (run_ms.empty()) throw std::invalid_argument("choose_tuned_variant: no variants");
+  const size_t fastest = static_cast<size_t>(std::min_element(run_ms.begin(), run_ms.end()) - run_ms.begin());
+  std::vector<size_t> ties;
+  for (size_t i = 0; i < run_ms.size(); ++i)
+    if (run_ms[i] <= run_ms[fastest] * (1 + kTuneTieFraction)) ties.push_back(i);
+  if (ties.size() < 2) return fastest;
+  // The fastest few of them: each costs three compiles.
+  std::stable_sort(ties.begin(), ties.end(), [&](size_t a, size_t b) { return run_ms[a] < run_ms[b]; });
+  if (ties.size() > kTuneMaxTies) ties.resize(kTuneMaxTies);
+  size_t chosen = fastest;
+  double fastest_compile = -1;
+  for (size_t i : ties) {
+    const double s = compile_seconds(i);
+    if (fastest_compile < 0 || s < fastest_compile) fastest_compile = s, chosen = i;
+  }
+  return chosen;
+}
+
+namespace {
+
 // The autotuner: every variant timed the same way (without the extra NVRTC
 // timing), the fastest kept; the winner is then run once more in full so
 // its compile times are recorded too. A variant the code generator refuses
-// (too much shared memory for its stages, say) is skipped.
+// (too much shared memory for its stages, say) is skipped. Variants within
+// kTuneTieFraction of the fastest run time are a tie, which the fastest
+// NVRTC compile among them wins (choose_tuned_variant).
+
 void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, const BenchCase& c, BenchResult& r) {
   // Memory-bound cases also try 1 and 2 warps (more, smaller programs per
   // SM; at one warp a row's reductions need no shared memory or barrier).
@@ -209,9 +255,12 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
   std::vector<puzzles::Params> blocks = {c.set.blocks};
   blocks.insert(blocks.end(), c.block_variants.begin(), c.block_variants.end());
   std::set<size_t> timed_sources;
-  BenchOptions best_opt = opt;
-  puzzles::Params best_blocks = c.set.blocks;
-  double best_ms = -1;
+  struct Variant {
+    BenchOptions opt;
+    puzzles::Params blocks;
+    double ms;
+  };
+  std::vector<Variant> variants;
   for (const puzzles::Params& b : blocks) {
     BenchCase bc = c;
     bc.set.blocks = b;
@@ -242,14 +291,25 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
             continue;
           }
           r.tried.push_back({v.config, v.median_ms});
-          if (best_ms < 0 || v.median_ms < best_ms) {
-            best_ms = v.median_ms;
-            best_opt = o;
-            best_blocks = b;
-          }
+          variants.push_back({o, b, v.median_ms});
         }
   }
-  if (best_ms < 0) throw CodegenError("no configuration of " + c.name + " could be generated");
+  if (variants.empty()) throw CodegenError("no configuration of " + c.name + " could be generated");
+  std::vector<double> run_ms;
+  for (const Variant& v : variants) run_ms.push_back(v.ms);
+  std::vector<std::pair<BenchConfig, double>> tie_compiles;
+  const Variant* chosen = &variants[choose_tuned_variant(run_ms, [&](size_t i) {
+    BenchCase bc = c;
+    bc.set.blocks = variants[i].blocks;
+    puzzles::RunBuffers host = puzzles::make_buffers(*bc.puzzle, bc.set, 0);
+    auto ir = tl::build_ir(*bc.puzzle->solution, puzzles::launch_args(bc.set, host));
+    const CodegenOptions cg = codegen_for(variants[i].opt.codegen, bc.set);
+    const double s = median_nvrtc_seconds(*ir, cg, opt.compile);
+    tie_compiles.push_back({config_of(cg, bc.set), s});
+    return s;
+  })];
+  BenchOptions best_opt = chosen->opt;
+  const puzzles::Params best_blocks = chosen->blocks;
   auto all = std::move(r.tried);
   r = BenchResult{};
   r.bench = c;
@@ -257,6 +317,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
   best_opt.measure_compile = opt.measure_compile;
   run_case(d, ceil, best_opt, r);
   r.tried = std::move(all);
+  r.tie_compiles = std::move(tie_compiles);
 }
 
 }  // namespace
@@ -319,7 +380,17 @@ std::string bench_table_row(const BenchResult& r) {
                 r.cache_hit_s * 1e3,
                 r.never_written ? "  (output not fully written!)" : r.non_finite ? "  (non-finite outputs!)" : "");
   // The configuration the number was measured with, on the line below it.
-  return line + std::string(18, ' ') + "config: " + r.config.str() + "\n";
+  std::string row = line + std::string(18, ' ') + "config: " + r.config.str() + "\n";
+  if (!r.tie_compiles.empty()) {
+    row += std::string(18, ' ') + "ran within 1 % of each other, the fastest to compile chosen:";
+    char t[64];
+    for (const auto& [config, seconds] : r.tie_compiles) {
+      std::snprintf(t, sizeof t, " %.3f s", seconds);
+      row += "\n" + std::string(20, ' ') + config.str() + ":" + t;
+    }
+    row += "\n";
+  }
+  return row;
 }
 
 std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& ceil, const DeviceInfo& dev) {
@@ -358,6 +429,13 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
         tried.push_back(t);
       }
       c["tried"] = tried;
+      nlohmann::json ties = nlohmann::json::array();
+      for (const auto& [b, seconds] : r.tie_compiles) {
+        nlohmann::json t = config(b);
+        t["nvrtc_s"] = seconds;
+        ties.push_back(t);
+      }
+      c["ties_by_compile_time"] = ties;
       if (r.verified) c["spec_err"] = r.spec_err;
     }
     j["cases"].push_back(c);

@@ -33,6 +33,8 @@ struct BenchOptions {
   // with many programs. Empty: codegen.num_warps, stages and launch as given.
   // Variants are ranked by the median of min(runs, 30) launches on inputs
   // made once per case; the winner is then run again with all `runs`.
+  // Variants within 1 % of the fastest count as a tie, which the fastest
+  // NVRTC compile among them wins (choose_tuned_variant).
   std::vector<int> tune_warps;
   // The autotuner also tries CodegenOptions::wgmma for dot cases.
   bool tune_wgmma = false;
@@ -64,6 +66,9 @@ struct BenchResult {
   int warps = 0;            // warps per program of the reported timing
   BenchConfig config;       // everything the reported timing was taken with
   std::vector<std::pair<BenchConfig, double>> tried;  // (configuration, median ms) of every variant timed
+  // Where several variants ran within 1 % of the fastest: (configuration,
+  // NVRTC s) of each; the fastest to compile is the one reported.
+  std::vector<std::pair<BenchConfig, double>> tie_compiles;
   int copies = 1;  // input copies rotated through
   int runs = 0;
   double median_ms = 0, min_ms = 0, p90_ms = 0, max_ms = 0;
@@ -73,6 +78,17 @@ struct BenchResult {
   bool verified = false;
   double spec_err = 0;  // vs the reference, when verified
 };
+
+// The tuner's choice among variants whose medians were `run_ms`: the
+// fastest, unless others ran within kTuneTieFraction of it (the run-to-run
+// spread of a median is about that); then, among those, the one whose
+// compile_seconds(i) is smallest (asked only of them, the kTuneMaxTies
+// fastest at most), as a user iterating
+// on a kernel pays its compile every time (p09 at 8 warps ran within 1 % of
+// 4 warps and compiled in half the time). Returns the chosen index.
+inline constexpr double kTuneTieFraction = 0.01;
+inline constexpr size_t kTuneMaxTies = 3;
+size_t choose_tuned_variant(const std::vector<double>& run_ms, const std::function<double(size_t)>& compile_seconds);
 
 // Runs the cases one after another; `progress` sees each result as it is
 // done. A case that fails records its error; a lost context stops the rest.

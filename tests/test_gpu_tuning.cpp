@@ -8,9 +8,11 @@
 
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "bench_cases.h"
 #include "codegen.h"
+#include "gpu_bench.h"
 #include "gpu_compare.h"
 #include "gpu_host_runner.h"
 #include "harness.h"
@@ -171,6 +173,33 @@ TEST_CASE("the autotuner's block variants are complete block sets of their case"
       for (size_t i = 0; i < b.values().size(); ++i) CHECK(b.values()[i].first == c.set.blocks.values()[i].first);
     }
   }
+}
+
+TEST_CASE("the autotuner takes the fastest variant, and among runs within 1 % the fastest to compile",
+          "[gpu][bench]") {
+  std::vector<size_t> asked;
+  auto compile = [&](const std::vector<double>& seconds) {
+    return [&asked, seconds](size_t i) {
+      asked.push_back(i);
+      return seconds.at(i);
+    };
+  };
+  // A clear winner: no compile is timed.
+  CHECK(tl::gpu::choose_tuned_variant({1.30, 1.00, 1.20}, compile({0.1, 0.9, 0.1})) == 1);
+  CHECK(asked.empty());
+  // 1.005 and 1.010 tie with 1.000 (within 1 %), 1.011 does not: the
+  // fastest compile of the three tied wins, and only they are compiled.
+  CHECK(tl::gpu::choose_tuned_variant({1.000, 1.011, 1.010, 1.005}, compile({0.40, 0.10, 0.30, 0.20})) == 3);
+  CHECK(asked == std::vector<size_t>{0, 3, 2});
+  asked.clear();
+  // Ties where the fastest run also compiles fastest keep it.
+  CHECK(tl::gpu::choose_tuned_variant({1.004, 1.000}, compile({0.5, 0.2})) == 1);
+  CHECK(asked.size() == 2);
+  asked.clear();
+  // Of many tied, only the kTuneMaxTies fastest runs are compiled.
+  CHECK(tl::gpu::choose_tuned_variant({1.004, 1.001, 1.000, 1.002, 1.003}, compile({0.1, 0.4, 0.5, 0.3, 0.2})) == 3);
+  CHECK(asked == std::vector<size_t>{2, 1, 3});
+  CHECK_THROWS(tl::gpu::choose_tuned_variant({}, compile({})));
 }
 
 namespace {
