@@ -134,6 +134,10 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
     throw CodegenError("a persistent kernel's logical grid needs every axis >= 1, got (" +
                        std::to_string(opt.persistent_grid[0]) + ", " + std::to_string(opt.persistent_grid[1]) + ", " +
                        std::to_string(opt.persistent_grid[2]) + ")");
+  if (opt.persistent_interleave != 1 && opt.persistent_interleave != 2)
+    throw CodegenError("persistent_interleave must be 1 or 2, got " + std::to_string(opt.persistent_interleave));
+  if (opt.persistent_interleave == 2 && !opt.persistent())
+    throw CodegenError("interleaving two programs needs a persistent kernel (persistent_grid)");
   def_of_.assign(k.regs.size(), nullptr);
   int64_t order = 0;
   ir::for_each_instr(k.body, [&](const ir::Instr& in, const ir::Block& b) {
@@ -159,7 +163,7 @@ std::string Emitter::function_name() const {
     std::string v = p.value < 0 ? "m" + std::to_string(-p.value) : std::to_string(p.value);
     n += "_" + sanitize(p.name.empty() ? "c" + std::to_string(i) : p.name) + "_" + v;
   }
-  if (opt_.persistent()) n += "_persistent";
+  if (opt_.persistent()) n += opt_.persistent_interleave == 2 ? "_persistent_x2" : "_persistent";
   return n;
 }
 
@@ -171,7 +175,7 @@ std::string Emitter::param_name(int index) const {
 
 std::string Emitter::program_id_expr(int axis) const {
   static const char* axes[] = {"x", "y", "z"};
-  return std::string(opt_.persistent() ? "ts_pid_" : "blockIdx.") + axes[axis];
+  return opt_.persistent() ? "ts_pid_" + std::string(axes[axis]) + copy_suffix_ : "blockIdx." + std::string(axes[axis]);
 }
 
 std::string Emitter::num_programs_expr(int axis) const {
@@ -196,7 +200,8 @@ std::string Emitter::signature() const {
 }
 
 LoweredKernel Emitter::run() {
-  block(k_.body);
+  if (opt_.persistent_interleave == 2) interleaved_body();
+  else block(k_.body);
   // Pipelined loops keep their stages above the scratch space other ops use.
   int64_t pipe_base = -1;
   if (pipe_bytes_ > 0 && used_pipeline_) {
@@ -243,11 +248,26 @@ LoweredKernel Emitter::run() {
     // Grid-stride over the logical programs; the barrier at the end keeps a
     // program's shared-memory reads ahead of the next program's writes.
     const int64_t gx = opt_.persistent_grid[0], gy = opt_.persistent_grid[1], gz = opt_.persistent_grid[2];
-    src << "  for (int64_t ts_prog = blockIdx.x; ts_prog < " << gx * gy * gz << "LL; ts_prog += gridDim.x) {\n"
-        << "  const unsigned ts_pid_x = (unsigned)(ts_prog % " << gx << "), ts_pid_y = (unsigned)(ts_prog / " << gx
-        << " % " << gy << "), ts_pid_z = (unsigned)(ts_prog / " << gx * gy << ");\n"
-        << "  (void)ts_pid_x; (void)ts_pid_y; (void)ts_pid_z;\n"
-        << body_.str() << "  __syncthreads();\n  }\n}\n";
+    auto decode = [&](const std::string& suffix, const std::string& prog) {
+      src << "  const unsigned ts_pid_x" << suffix << " = (unsigned)(" << prog << " % " << gx << "), ts_pid_y" << suffix
+          << " = (unsigned)(" << prog << " / " << gx << " % " << gy << "), ts_pid_z" << suffix << " = (unsigned)("
+          << prog << " / " << gx * gy << ");\n"
+          << "  (void)ts_pid_x" << suffix << "; (void)ts_pid_y" << suffix << "; (void)ts_pid_z" << suffix << ";\n";
+    };
+    if (opt_.persistent_interleave == 2) {
+      // Program b is the block's next one, or a again past the last program
+      // (its stores are then skipped: ts_has_b).
+      src << "  for (int64_t ts_prog = blockIdx.x; ts_prog < " << gx * gy * gz
+          << "LL; ts_prog += 2LL * gridDim.x) {\n"
+          << "  const bool ts_has_b = ts_prog + gridDim.x < " << gx * gy * gz << "LL;\n"
+          << "  const int64_t ts_prog_b = ts_has_b ? ts_prog + gridDim.x : ts_prog;\n";
+      decode("", "ts_prog");
+      decode("_b", "ts_prog_b");
+    } else {
+      src << "  for (int64_t ts_prog = blockIdx.x; ts_prog < " << gx * gy * gz << "LL; ts_prog += gridDim.x) {\n";
+      decode("", "ts_prog");
+    }
+    src << body_.str() << "  __syncthreads();\n  }\n}\n";
   } else {
     src << body_.str() << "}\n";
   }
@@ -392,6 +412,31 @@ void Emitter::need_smem(int64_t bytes) { smem_bytes_ = std::max(smem_bytes_, byt
 
 void Emitter::block(const ir::Block& b) {
   for (const ir::Instr& in : b.instrs) instr(in);
+}
+
+void Emitter::interleaved_body() {
+  using ir::Op;
+  // Program b's registers are declared on their own (same numbers, "_b").
+  std::vector<bool> declared_b = declared_;
+  for (const ir::Instr& in : k_.body.instrs) {
+    switch (in.op) {
+      case Op::For: case Op::If: case Op::While:
+        fail(in, "two interleaved programs need a body without loops or branches");
+      case Op::AtomicAdd: case Op::AtomicRMW: case Op::Print: case Op::Assert:
+        fail(in, "two interleaved programs need a body whose only side effects are stores");
+      default: break;
+    }
+    instr(in);
+    std::swap(declared_, declared_b);
+    copy_suffix_ = "_b";
+    instr(in);
+    copy_suffix_.clear();
+    std::swap(declared_, declared_b);
+  }
+  // Shared memory needs nothing more: outside a pipelined loop an op's
+  // scratch lives only while the op is emitted (written, barrier, read,
+  // barrier, from offset 0, which the next op reuses), so a's copy of an
+  // op is done with it before b's begins.
 }
 
 void Emitter::instr(const ir::Instr& in) {

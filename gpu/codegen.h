@@ -65,6 +65,17 @@ struct CodegenOptions {
   // per program, as usual. For row-wise kernels with many small programs
   // (issue 16 item 3), where a block's fixed cost is paid once.
   int64_t persistent_grid[3] = {0, 0, 0};
+  // Programs a persistent kernel runs together in each trip of its loop, 1
+  // or 2. At 2 the body is emitted twice, its instructions interleaved
+  // (program a's, then program b's, one instruction at a time), so both
+  // programs' loads are in flight before either computes: twice the bytes
+  // in flight per warp for latency-bound row kernels (E2). Programs are
+  // unordered (SEMANTICS), so b's loads may pass a's stores. When the
+  // grid leaves b without a program, b repeats a's loads and stores
+  // nothing. Only for straight-line bodies (no loops or branches) whose
+  // sole side effects are stores, the row kernels it is for; others are
+  // refused with CodegenError.
+  int persistent_interleave = 1;
   // Stages of the cp.async pipelines (2 to 4; LOWERING §7); 0: three when
   // they fit beside a second block on the SM, else two.
   int num_stages = 0;

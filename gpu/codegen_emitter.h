@@ -64,6 +64,9 @@ class Emitter {
   std::string num_programs_expr(int axis) const;
   std::string signature() const;
   void block(const ir::Block& b);
+  // The body twice, instruction by instruction, for programs a and b
+  // (CodegenOptions::persistent_interleave).
+  void interleaved_body();
   void instr(const ir::Instr& in);
   void for_loop(const ir::Instr& in);
   void if_block(const ir::Instr& in);
@@ -83,7 +86,7 @@ class Emitter {
   // while its instruction is emitted).
   TileLayout layout(int r) const;
   TileLayout layout_of(const ir::Shape& s) const;
-  std::string name(int r) const { return "r" + std::to_string(r); }
+  std::string name(int r) const { return "r" + std::to_string(r) + copy_suffix_; }
   // The register's value in one slot: "r5" for 0-d values, "r5[s]" else.
   std::string at(int r, const std::string& slot) const;
   std::string reg_type(int r) const;    // "float", "float*" for pointer tiles
@@ -310,6 +313,9 @@ class Emitter {
   int64_t smem_bytes_ = 0;
   bool uses_tid_ = false;
   int scratch_ = 0;  // numbers temporaries (loop counters, scopes)
+  // While program b's copy of an instruction is emitted: "_b", appended to
+  // register and program-id names (interleaved_body).
+  std::string copy_suffix_;
 };
 
 }  // namespace tl::gpu::detail

@@ -54,6 +54,8 @@ void Emitter::store(const ir::Instr& in) {
   for_slots(l.slots, [&](const std::string& s) {
     std::string cond = guard;
     if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
+    // Program b of an interleaved pair stores only when it is a program.
+    if (!copy_suffix_.empty()) cond += (cond.empty() ? "" : " && ") + std::string("ts_has_b");
     std::string st = "*" + at(ptr, s) + " = " + (bytes ? "(uint8_t)" : "") + at(value, s) + ";";
     line(cond.empty() ? st : "if (" + cond + ") " + st);
   });

@@ -60,6 +60,7 @@ BenchConfig config_of(const CodegenOptions& cg, const puzzles::SizeSet& set) {
   config.warps = cg.num_warps;
   config.stages = cg.num_stages;
   config.persistent = cg.persistent();
+  config.interleave = cg.persistent_interleave;
   config.wgmma = cg.wgmma;
   config.wgmma_in_flight = cg.wgmma_in_flight;
   config.blocks = set.blocks.str();
@@ -268,7 +269,10 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     // Persistent launches pay off only where programs far outnumber what the
     // SMs hold at once.
     const bool many = puzzles::grid_for(bc.set).count() >= 8 * int64_t{d.device().sm_count};
-    for (bool persistent : many && !dots ? std::vector<bool>{false, true} : std::vector<bool>{false})
+    // 0: one block per program; 1: persistent; 2: persistent, two programs
+    // interleaved a trip (refused by the code generator where the body
+    // has loops or needs shared memory).
+    for (int persistent : many && !dots ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       for (int s : stages)
         for (int w : warps) {
@@ -281,6 +285,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
           o.codegen.num_warps = w;
           o.codegen.num_stages = s;
           o.codegen.persistent_grid[0] = persistent ? 1 : 0;  // run_case fills in the logical grid
+          o.codegen.persistent_interleave = persistent == 2 ? 2 : 1;
           BenchResult v;
           v.bench = bc;
           try {
@@ -324,7 +329,10 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
 
 std::string BenchConfig::str() const {
   std::string s = "warps " + std::to_string(warps) + ", stages " + (stages ? std::to_string(stages) : "auto");
-  if (persistent) s += ", persistent over " + std::to_string(launch_blocks) + " blocks";
+  // launch_blocks is known once a variant has run (a tied variant's compile
+  // is timed without launching it).
+  if (persistent) s += launch_blocks > 0 ? ", persistent over " + std::to_string(launch_blocks) + " blocks" : ", persistent";
+  if (interleave > 1) s += ", " + std::to_string(interleave) + " programs a trip";
   if (wgmma) s += wgmma_in_flight ? ", wgmma" : ", wgmma (groups waited for at once)";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
@@ -418,7 +426,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight},
+                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

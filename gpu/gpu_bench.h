@@ -47,6 +47,7 @@ struct BenchConfig {
   int warps = 4;
   int stages = 0;               // 0: the code generator's choice
   bool persistent = false;      // grid-stride launch over the logical grid
+  int interleave = 1;           // programs a persistent loop trip runs together (CodegenOptions::persistent_interleave)
   bool wgmma = false;           // CodegenOptions::wgmma
   bool wgmma_in_flight = true;  // CodegenOptions::wgmma_in_flight (matters at 3 or 4 stages)
   int64_t launch_blocks = 0;    // blocks launched (the logical grid's count unless persistent)

@@ -42,9 +42,10 @@ Built build(const char* id, const char* set_name) {
   return b;
 }
 
-tl::gpu::CodegenOptions persistent_over(tl::Grid g, int warps = 4) {
+tl::gpu::CodegenOptions persistent_over(tl::Grid g, int warps = 4, int interleave = 1) {
   tl::gpu::CodegenOptions cg;
   cg.num_warps = warps;
+  cg.persistent_interleave = interleave;
   cg.persistent_grid[0] = g.x;
   cg.persistent_grid[1] = g.y;
   cg.persistent_grid[2] = g.z;
@@ -55,16 +56,16 @@ std::string body_of(const std::string& source) { return source.substr(source.fin
 
 // Runs the puzzle's solution on the interpreter and as a persistent kernel
 // over `blocks` blocks (emulated), and compares every buffer.
-void check_persistent(const char* id, const char* set_name, int64_t blocks, int warps) {
+void check_persistent(const char* id, const char* set_name, int64_t blocks, int warps, int interleave = 1) {
   Built b = build(id, set_name);
   const tl::Grid logical = puzzles::grid_for(*b.set);
   INFO(id << " set " << set_name << ": " << logical.count() << " programs over " << blocks << " blocks, " << warps
-          << " warps");
+          << " warps, " << interleave << " programs a trip");
   puzzles::RunBuffers ib = puzzles::make_buffers(*b.p, *b.set, 1), eb = puzzles::make_buffers(*b.p, *b.set, 1);
   tl::run(*b.p->solution, logical, puzzles::launch_args(*b.set, ib));
   const std::vector<tl::Arg> args = puzzles::launch_args(*b.set, eb);
   auto ir = tl::build_ir(*b.p->solution, args);
-  gpu_host::HostKernel k(*ir, tl::gpu::lower(*ir, persistent_over(logical, warps)));
+  gpu_host::HostKernel k(*ir, tl::gpu::lower(*ir, persistent_over(logical, warps, interleave)));
   k.run({blocks, 1, 1}, args);
   auto check = [&](const tl::Buffer& want, const tl::Buffer& got) {
     tl::gpu::BufferDiff d = tl::gpu::diff_buffers(want, got, tl::gpu::tolerance_for(*ir, want.dtype()));
@@ -95,6 +96,34 @@ TEST_CASE("a persistent kernel walks the logical grid and reads program ids from
   const tl::gpu::LoweredKernel mw = tl::gpu::lower(*mm.ir, persistent_over(mg));
   CHECK(has(mw.source, "ts_pid_z = (unsigned)(ts_prog / " + std::to_string(mg.x * mg.y) + ")"));
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(mw.source, mw.name, tl::gpu::CompileOptions{}, ""));
+}
+
+TEST_CASE("a persistent kernel can run two programs a trip, their instructions interleaved", "[gpu][codegen]") {
+  Built e2 = build("e2", "canonical");
+  const tl::Grid g = puzzles::grid_for(*e2.set);
+  const tl::gpu::LoweredKernel one = tl::gpu::lower(*e2.ir, persistent_over(g, 1)),
+                               two = tl::gpu::lower(*e2.ir, persistent_over(g, 1, 2));
+  const std::string body = body_of(two.source);
+  CHECK(two.name == one.name + "_x2");
+  CHECK(has(body, "ts_prog += 2LL * gridDim.x)"));
+  CHECK(has(body, "const bool ts_has_b = ts_prog + gridDim.x < " + std::to_string(g.count()) + "LL;"));
+  CHECK(has(body, "(int32_t)ts_pid_x_b"));
+  // Both programs' loads come before either's first reduction.
+  const size_t load_b = body.find("r21_b[s] = *r20_b[s]"), first_min = body.find("fminf");
+  CHECK(body.find("r21[s] = *r20[s]") < load_b);
+  CHECK(load_b < first_min);
+  // b's stores wait for b to be a program; a's do not.
+  CHECK(has(body, "if (tid < 16 && ts_has_b) *r63_b[0] = r58_b[0];"));
+  CHECK(has(body, "if (tid < 16) *r63[0] = r58[0];"));
+  CHECK_FALSE(has(body_of(one.source), "ts_has_b"));
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(two.source, two.name, tl::gpu::CompileOptions{}, ""));
+  // What it cannot take: loops (p11), a kernel that is not persistent.
+  Built mm = build("11", "canonical");
+  CHECK_THROWS_WITH(tl::gpu::lower(*mm.ir, persistent_over(puzzles::grid_for(*mm.set), 1, 2)),
+                    Catch::Contains("without loops or branches"));
+  tl::gpu::CodegenOptions not_persistent;
+  not_persistent.persistent_interleave = 2;
+  CHECK_THROWS_WITH(tl::gpu::lower(*e2.ir, not_persistent), Catch::Contains("needs a persistent kernel"));
 }
 
 TEST_CASE("code-generation options out of range are refused with the reason", "[gpu][codegen]") {
@@ -140,6 +169,14 @@ TEST_CASE("emulated: persistent kernels compute what one block per program compu
   check_persistent("7", "canonical", 3, 4);
   check_persistent("11", "11b", 3, 4);
   check_persistent("e4_rows", "e4a", 5, 4);
+  // Two programs a trip: odd program counts over odd block counts, so the
+  // last trip of some blocks has no program b.
+  check_persistent("e2", "canonical", 3, 1, 2);
+  check_persistent("e2", "canonical", 3, 2, 2);  // reductions through shared memory, op by op
+  check_persistent("e2", "8bit", 5, 1, 2);
+  check_persistent("e3", "canonical", 3, 1, 2);
+  check_persistent("e5_fwd", "canonical", 3, 1, 2);
+  check_persistent("e5_bwd", "canonical", 3, 1, 2);
 }
 
 TEST_CASE("emulated: dots at two and four pipeline stages compute what the interpreter computes", "[gpu][emulated]") {
