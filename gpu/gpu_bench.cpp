@@ -260,18 +260,21 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     BenchOptions opt;
     puzzles::Params blocks;
     double ms;
+    BenchConfig config;                     // as timed (launch_blocks included)
+    std::shared_ptr<const ir::Kernel> ir;  // of its block set, for a tie's compile timing
   };
   std::vector<Variant> variants;
   for (const puzzles::Params& b : blocks) {
     BenchCase bc = c;
     bc.set.blocks = b;
-    const puzzles::RunBuffers prepared = puzzles::make_buffers(*bc.puzzle, bc.set, 0);
+    puzzles::RunBuffers prepared = puzzles::make_buffers(*bc.puzzle, bc.set, 0);
+    const auto ir = tl::build_ir(*bc.puzzle->solution, puzzles::launch_args(bc.set, prepared));
     // Persistent launches pay off only where programs far outnumber what the
     // SMs hold at once.
     const bool many = puzzles::grid_for(bc.set).count() >= 8 * int64_t{d.device().sm_count};
     // 0: one block per program; 1: persistent; 2: persistent, two programs
-    // interleaved a trip (refused by the code generator where the body
-    // has loops or needs shared memory).
+    // interleaved a trip (refused by the code generator where the body has
+    // loops or branches, or side effects other than stores).
     for (int persistent : many && !dots ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       for (int s : stages)
@@ -296,7 +299,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
             continue;
           }
           r.tried.push_back({v.config, v.median_ms});
-          variants.push_back({o, b, v.median_ms});
+          variants.push_back({o, b, v.median_ms, v.config, ir});
         }
   }
   if (variants.empty()) throw CodegenError("no configuration of " + c.name + " could be generated");
@@ -304,13 +307,11 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
   for (const Variant& v : variants) run_ms.push_back(v.ms);
   std::vector<std::pair<BenchConfig, double>> tie_compiles;
   const Variant* chosen = &variants[choose_tuned_variant(run_ms, [&](size_t i) {
-    BenchCase bc = c;
-    bc.set.blocks = variants[i].blocks;
-    puzzles::RunBuffers host = puzzles::make_buffers(*bc.puzzle, bc.set, 0);
-    auto ir = tl::build_ir(*bc.puzzle->solution, puzzles::launch_args(bc.set, host));
-    const CodegenOptions cg = codegen_for(variants[i].opt.codegen, bc.set);
-    const double s = median_nvrtc_seconds(*ir, cg, opt.compile);
-    tie_compiles.push_back({config_of(cg, bc.set), s});
+    const Variant& v = variants[i];
+    puzzles::SizeSet set = c.set;
+    set.blocks = v.blocks;
+    const double s = median_nvrtc_seconds(*v.ir, codegen_for(v.opt.codegen, set), opt.compile);
+    tie_compiles.push_back({v.config, s});
     return s;
   })];
   BenchOptions best_opt = chosen->opt;
@@ -329,9 +330,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
 
 std::string BenchConfig::str() const {
   std::string s = "warps " + std::to_string(warps) + ", stages " + (stages ? std::to_string(stages) : "auto");
-  // launch_blocks is known once a variant has run (a tied variant's compile
-  // is timed without launching it).
-  if (persistent) s += launch_blocks > 0 ? ", persistent over " + std::to_string(launch_blocks) + " blocks" : ", persistent";
+  if (persistent) s += ", persistent over " + std::to_string(launch_blocks) + " blocks";
   if (interleave > 1) s += ", " + std::to_string(interleave) + " programs a trip";
   if (wgmma) s += wgmma_in_flight ? ", wgmma" : ", wgmma (groups waited for at once)";
   if (!blocks.empty()) s += ", " + blocks;
@@ -430,20 +429,18 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);
-      nlohmann::json tried = nlohmann::json::array();
-      for (const auto& [b, ms] : r.tried) {
-        nlohmann::json t = config(b);
-        t["median_ms"] = ms;
-        tried.push_back(t);
-      }
-      c["tried"] = tried;
-      nlohmann::json ties = nlohmann::json::array();
-      for (const auto& [b, seconds] : r.tie_compiles) {
-        nlohmann::json t = config(b);
-        t["nvrtc_s"] = seconds;
-        ties.push_back(t);
-      }
-      c["ties_by_compile_time"] = ties;
+      // (configuration, number) pairs as configurations with the number under `key`.
+      auto configs = [&](const std::vector<std::pair<BenchConfig, double>>& list, const char* key) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const auto& [b, value] : list) {
+          nlohmann::json t = config(b);
+          t[key] = value;
+          a.push_back(t);
+        }
+        return a;
+      };
+      c["tried"] = configs(r.tried, "median_ms");
+      c["ties_by_compile_time"] = configs(r.tie_compiles, "nvrtc_s");
       if (r.verified) c["spec_err"] = r.spec_err;
     }
     j["cases"].push_back(c);

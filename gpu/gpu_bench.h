@@ -82,11 +82,11 @@ struct BenchResult {
 
 // The tuner's choice among variants whose medians were `run_ms`: the
 // fastest, unless others ran within kTuneTieFraction of it (the run-to-run
-// spread of a median is about that); then, among those, the one whose
-// compile_seconds(i) is smallest (asked only of them, the kTuneMaxTies
-// fastest at most), as a user iterating
-// on a kernel pays its compile every time (p09 at 8 warps ran within 1 % of
-// 4 warps and compiled in half the time). Returns the chosen index.
+// spread of a median is about that); then, among the kTuneMaxTies fastest
+// of those, the one whose compile_seconds(i) is smallest (asked only of
+// them), as a user iterating on a kernel pays its compile every time (p09
+// at 8 warps ran within 1 % of 4 warps and compiled in half the time).
+// Returns the chosen index.
 inline constexpr double kTuneTieFraction = 0.01;
 inline constexpr size_t kTuneMaxTies = 3;
 size_t choose_tuned_variant(const std::vector<double>& run_ms, const std::function<double(size_t)>& compile_seconds);

@@ -79,8 +79,8 @@ struct EmuContext {
 inline void emu_context_switch(EmuContext& from, EmuContext& to) { emu_switch(&from.sp, to.sp); }
 // A new fiber's stack as emu_switch leaves a suspended one, so that its
 // `ret` enters `entry` with the stack aligned as after a call.
-inline void emu_context_make(EmuContext& c, unsigned char* stack_top, void (*entry)()) {
-  auto* top = reinterpret_cast<uint64_t*>(reinterpret_cast<uintptr_t>(stack_top) & ~uintptr_t{15});
+inline void emu_context_make(EmuContext& c, unsigned char* stack, size_t size, void (*entry)()) {
+  auto* top = reinterpret_cast<uint64_t*>(reinterpret_cast<uintptr_t>(stack + size) & ~uintptr_t{15});
   uint32_t controls[2] = {0, 0};
   asm volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(controls[0]), "=m"(controls[1]));
   top[-1] = 0;                                    // entry's return address: it never returns
@@ -95,7 +95,13 @@ struct EmuContext {
   ucontext_t uc;
 };
 inline void emu_context_switch(EmuContext& from, EmuContext& to) { swapcontext(&from.uc, &to.uc); }
-inline void emu_context_make(EmuContext& c, unsigned char* stack_top, size_t size, void (*entry)());
+inline void emu_context_make(EmuContext& c, unsigned char* stack, size_t size, void (*entry)()) {
+  getcontext(&c.uc);
+  c.uc.uc_stack.ss_sp = stack;
+  c.uc.uc_stack.ss_size = size;
+  c.uc.uc_link = nullptr;
+  makecontext(&c.uc, entry, 0);
+}
 #endif
 
 // Fiber stacks, kept for the library's lifetime and reused by every block:
@@ -178,16 +184,6 @@ inline void emu_fiber_entry() {
   std::abort();  // unreachable: a finished fiber is never resumed
 }
 
-#if !defined(TS_EMU_ASM_SWITCH)
-inline void emu_context_make(EmuContext& c, unsigned char* stack_top, size_t size, void (*entry)()) {
-  getcontext(&c.uc);
-  c.uc.uc_stack.ss_sp = stack_top - size;
-  c.uc.uc_stack.ss_size = size;
-  c.uc.uc_link = nullptr;
-  makecontext(&c.uc, entry, 0);
-}
-#endif
-
 // Runs one block of `n` threads: `body(args)` once per thread, as fibers.
 inline void emu_run_block(void (*body)(void**), void** args, const unsigned* block_and_grid, int n) {
   EmuBlock b;
@@ -197,16 +193,9 @@ inline void emu_run_block(void (*body)(void**), void** args, const unsigned* blo
   b.args = args;
   blockIdx = {block_and_grid[0], block_and_grid[1], block_and_grid[2]};
   gridDim = {block_and_grid[3], block_and_grid[4], block_and_grid[5]};
-  const size_t usable = kEmuStackBytes - 4096;
-  for (int t = 0; t < n; ++t) {
-    unsigned char* top = emu_stacks.get(static_cast<size_t>(t)) + kEmuStackBytes;
-#if defined(TS_EMU_ASM_SWITCH)
-    (void)usable;
-    emu_context_make(b.fibers[static_cast<size_t>(t)].ctx, top, emu_fiber_entry);
-#else
-    emu_context_make(b.fibers[static_cast<size_t>(t)].ctx, top, usable, emu_fiber_entry);
-#endif
-  }
+  for (int t = 0; t < n; ++t)  // above each stack's guard page
+    emu_context_make(b.fibers[static_cast<size_t>(t)].ctx, emu_stacks.get(static_cast<size_t>(t)) + 4096,
+                     kEmuStackBytes - 4096, emu_fiber_entry);
   emu_block = &b;
   b.current = 0;
   threadIdx = {0, 0, 0};
