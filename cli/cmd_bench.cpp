@@ -50,6 +50,10 @@ int cmd_bench(const Args& args) {
   opt.tune_wgmma = args.flag("wgmma");
   opt.codegen.tf32_cut_staged = args.flag("tf32-cut");
   if (opt.tune_warps.empty()) opt.codegen.wgmma = opt.tune_wgmma;
+  if (args.flag("tma")) {
+    if (!opt.tune_warps.empty() || !opt.tune_wgmma) throw UsageError("--tma needs --warps and --wgmma (the autotuner tries TMA itself)");
+    opt.codegen.tma = true;
+  }
   if (auto cases = args.value("case")) {
     std::string all = *cases + ",";
     for (size_t at = 0, comma; (comma = all.find(',', at)) != std::string::npos; at = comma + 1)

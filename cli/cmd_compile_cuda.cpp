@@ -17,6 +17,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.num_stages = static_cast<int>(args.int_value("stages", 0));
   opt.ldmatrix = !args.flag("no-ldmatrix");
   opt.wgmma = args.flag("wgmma");
+  opt.tma = args.flag("tma");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);
   } catch (const tl::gpu::CodegenError& e) {

@@ -55,6 +55,7 @@ int cmd_gpu_run(const Args& args) {
   tl::gpu::CodegenOptions cg;
   cg.num_warps = static_cast<int>(args.int_value("warps", 4));
   cg.wgmma = args.flag("wgmma");
+  cg.tma = args.flag("tma");
   cg.every_load = args.flag("every-load");
   puzzles::RunBuffers gpu = puzzles::make_buffers(p, *set, seed);
   const std::vector<tl::Arg> launch_args = puzzles::launch_args(*set, gpu);

@@ -196,6 +196,14 @@ std::string Emitter::signature() const {
     if (p.kind == ir::ParamKind::Pointer) s += cuda_memory_type(p.dtype) + "* " + param_name(static_cast<int>(i));
     else s += cuda_register_type(p.dtype) + " " + param_name(static_cast<int>(i));
   }
+  // TMA descriptors live in parameter space (__grid_constant__): the TMA
+  // unit reads them by their generic address.
+  for (size_t i = 0; i < tensor_maps_.size(); ++i) {
+    s += first ? "" : ", ";
+    first = false;
+    s += "const __grid_constant__ ts_tensor_map ts_tmap" + std::to_string(i);
+  }
+  if (!tensor_maps_.empty()) s += ", int ts_tma_ok";
   return s + ")";
 }
 
@@ -215,6 +223,7 @@ LoweredKernel Emitter::run() {
   out.smem_bytes = smem_bytes_;
   for (size_t i = 0; i < k_.params.size(); ++i)
     if (k_.params[i].kind != ir::ParamKind::Constant) out.params.push_back(static_cast<int>(i));
+  out.tensor_maps = tensor_maps_;
   if (smem_bytes_ > kMaxSharedBytes)
     throw CodegenError("kernel " + k_.name + " needs " + std::to_string(smem_bytes_) +
                        " bytes of shared memory for its tiles, more than the " + std::to_string(kMaxSharedBytes) +
@@ -495,6 +504,20 @@ void Emitter::for_loop(const ir::Instr& in) {
     used_pipeline_ = true;
     p->stage_var = "ts_st" + std::to_string(in.dst);
     line("int " + p->stage_var + " = 0;");
+    if (p->tma) {
+      // Each stage's barrier completes once per use: arrival of the one
+      // thread that arms it, and its bytes.
+      p->phase_var = "ts_ph" + std::to_string(in.dst);
+      line("unsigned " + p->phase_var + " = 0;");
+      uses_tid_ = true;
+      open("if (ts_tma_ok)");
+      open("if (tid == 0)");
+      for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + barrier_of(*p, std::to_string(s)) + ", 1);");
+      line("ts_mbar_fence_init();");
+      close();
+      line("__syncthreads();");
+      close();
+    }
     for (const ir::Instr* ld : p->prefetched)
       line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
     if (!p->prefetched.empty()) {
@@ -530,6 +553,13 @@ void Emitter::for_loop(const ir::Instr& in) {
         for_slots(layouts_[acc].slots, [&](const std::string& s) { line("ts_fence_operand(" + at(acc, s) + ");"); });
     }
     line("ts_cp_async_wait_all();");
+    if (p->tma) {
+      // Every wait is behind the last iteration's barrier: the barriers'
+      // memory may go back to being plain shared memory.
+      open("if (ts_tma_ok && tid == 0)");
+      for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + barrier_of(*p, std::to_string(s)) + ");");
+      close();
+    }
     line("__syncthreads();");
   }
 }

@@ -21,7 +21,7 @@ namespace tl::gpu {
 
 // Bump when the generated code changes meaning: it is part of the cubin
 // cache key.
-inline constexpr int kCodegenVersion = 3;
+inline constexpr int kCodegenVersion = 4;
 
 struct CodegenOptions {
   int num_warps = 4;
@@ -50,6 +50,17 @@ struct CodegenOptions {
   // (wgmma.wait_group N). Off: every group is waited for at once, and the
   // copies run stages - 1 iterations ahead. The bench's tuner tries both.
   bool wgmma_in_flight = true;
+  // With wgmma: the staged tiles that are plain rectangles of a row-major
+  // 2-D tensor (pointer base + row * stride + col, masked by exactly
+  // row < R and col < C, `other` zero; rows of 128 bytes) are brought in by
+  // the TMA unit (cp.async.bulk.tensor, one thread per stage, completion on
+  // an mbarrier; masked-off elements are its out-of-bounds zero fill)
+  // instead of every thread's cp.async vectors, address and mask lanes.
+  // The launcher describes each such tensor (LoweredKernel::tensor_maps);
+  // where it cannot (misaligned base or stride, offsets past i32, no
+  // driver entry point), the kernel runs its cp.async copies instead, so
+  // results never depend on it.
+  bool tma = false;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both
@@ -82,6 +93,23 @@ struct CodegenOptions {
   bool persistent() const { return persistent_grid[0] > 0; }
 };
 
+// A 2-D tensor a kernel reads through the TMA unit (CodegenOptions::tma):
+// element (row, col) at base + row * row_stride + col, for row < rows and
+// col < cols (the load's mask), each a kernel parameter or a constant; the
+// kernel copies boxes of box_rows x box_cols elements.
+struct TensorMapSpec {
+  struct Value {
+    int param = -1;        // IR parameter index (its value times `scale`), or -1 for `constant`
+    int64_t constant = 0;
+    int64_t scale = 1;     // a product the kernel computes in its index type (i32: the launcher checks it fits)
+  };
+  int base_param = -1;     // IR index of the pointer parameter
+  DType dtype = DType::f32;
+  Value cols, rows, row_stride;  // in elements
+  int64_t box_cols = 0, box_rows = 0;
+  bool swizzle128 = false;  // the box lands in the 128-byte swizzle (rows of 128 bytes)
+};
+
 // What the launcher needs besides the source.
 struct LoweredKernel {
   std::string name;    // the __global__ function (extern "C", not mangled)
@@ -91,6 +119,10 @@ struct LoweredKernel {
   // IR parameter indices in the order of the CUDA signature: pointers and
   // runtime scalars; compile-time constants are folded into the code.
   std::vector<int> params;
+  // After those parameters: one tensor map per entry (a 128-byte
+  // `ts_tensor_map`, __grid_constant__), then `int ts_tma_ok`, nonzero when
+  // the launcher encoded every map (KernelArgs); none when empty.
+  std::vector<TensorMapSpec> tensor_maps;
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

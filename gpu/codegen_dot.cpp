@@ -238,8 +238,10 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
       // take new copies. The accumulators are the loop's own arrays (see the
       // alias above): nothing reads them until the loop ends.
       p->wgmma_accumulators.push_back(in.args[2]);
-      if (p->wgmma_accumulators.size() == static_cast<size_t>(p->wgmma_dots))
+      if (p->wgmma_accumulators.size() == static_cast<size_t>(p->wgmma_dots)) {
         line("ts_wgmma_wait<" + std::to_string(p->wgmma_dots) + ">();");
+        if (p->late_issue) issue_after_wait(*p);
+      }
     } else {
       line("ts_wgmma_wait0();");
       // The accumulators are the asm's until the wait: no access moves above it.

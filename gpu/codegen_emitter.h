@@ -191,6 +191,11 @@ class Emitter {
     // hit 8 different bank groups (the unswizzled core matrices put them
     // 128 bytes apart: 8-way conflicts).
     bool swizzle128 = false;
+    // With CodegenOptions::tma: its tensor map (LoweredKernel::tensor_maps)
+    // and the 1-D index registers whose first elements are the box's
+    // coordinates (codegen_tma.cpp); -1 where cp.async copies it.
+    int tma = -1;
+    int tma_inner_x = -1, tma_outer_x = -1;
   };
   struct Pipeline {
     const ir::Instr* loop = nullptr;
@@ -210,7 +215,34 @@ class Emitter {
     int ahead = 1;           // iterations whose copies are in flight
     int wgmma_dots = 0;      // wgmma dots in the body: one group each per iteration
     std::vector<int> wgmma_accumulators;  // emitted so far; waited for (wait_group 0) when the loop ends
+    // Every staged load comes by TMA (where the launcher could describe
+    // the tensors: ts_tma_ok), each stage completing on its own mbarrier
+    // at bar_offset + 8 * stage in the pipeline's region; phase_var holds
+    // the parity each stage's barrier waits for next, one bit a stage.
+    bool tma = false;
+    int64_t bar_offset = 0;
+    std::string phase_var;
+    // With tma and wgmma groups in flight: the copies of a later iteration
+    // are issued after the body's last wgmma.wait_group (which retires the
+    // previous iteration's groups) and a barrier, into the stage that
+    // iteration read, so they run stages - 1 iterations ahead instead of
+    // stages - 2; the iteration's own operands need only their mbarrier.
+    bool late_issue = false;
   };
+  // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
+  void issue_after_wait(Pipeline& p);
+  // codegen_tma.cpp: whether staged load `s` is a plain rectangle of a 2-D
+  // tensor the TMA unit can copy, and how.
+  struct TmaMatch {
+    TensorMapSpec spec;
+    int base_param = -1;
+    int inner_x = -1, outer_x = -1;
+  };
+  std::optional<TmaMatch> tma_match(const StagedLoad& s) const;
+  std::optional<TensorMapSpec::Value> launch_value(int r) const;
+  // Whether 1-D index register r is r[0] + i (codegen_pipeline.cpp's steps).
+  bool unit_step(int r) const;
+  std::vector<TensorMapSpec> tensor_maps_;
   // Whether p's dots can all run wgmma from its staged loads.
   bool wgmma_fits(const Pipeline& p) const;
   // Whether dot `in` of p's body may accumulate into its accumulator's own
@@ -258,6 +290,8 @@ class Emitter {
   // At the first dot of an iteration: waits for and publishes this
   // iteration's stage, then issues the copies of a later one.
   void publish_stage(Pipeline& p);
+  // The address of stage `stage`'s mbarrier (Pipeline::tma).
+  std::string barrier_of(const Pipeline& p, const std::string& stage) const;
   // Reads the prefetched loads for the iteration where the loop variable
   // is `value` into their pf<reg> arrays.
   void prefetch_loads(const Pipeline& p, const std::string& value);

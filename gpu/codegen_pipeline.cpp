@@ -110,6 +110,10 @@ static std::vector<Step> steps_of(const ir::Kernel& k, const std::vector<int>& d
   }
 }
 
+bool Emitter::unit_step(int r) const {
+  return steps_of(k_, def_count_, def_of_, r, 0) == std::vector<Step>{Step::One};
+}
+
 std::optional<Emitter::StagedLoad> Emitter::stage_plan(const ir::Instr& load, const Pipeline& p) const {
   const DType d = type(load.dst).dtype;
   if (d != DType::f32 && d != DType::f16 && d != DType::bf16) return std::nullopt;
@@ -276,11 +280,38 @@ void Emitter::plan_pipelines() {
                       return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
                     });
     p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
+    // TMA (CodegenOptions::tma) where every staged tile is a rectangle the
+    // TMA unit can copy and its box coordinates are index arithmetic of the
+    // loop variable; one mbarrier a stage after the stages.
+    if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
+      std::vector<TmaMatch> ms;
+      for (const StagedLoad& s : p.loads) {
+        std::optional<TmaMatch> m = tma_match(s);
+        if (!m) break;
+        AtIteration at(*this, p, "probe");
+        if (!remat(m->inner_x, {"0"}, 0) || !remat(m->outer_x, {"0"}, 0)) break;
+        ms.push_back(*m);
+      }
+      if (ms.size() == p.loads.size()) {
+        p.tma = true;
+        for (size_t i = 0; i < ms.size(); ++i) {
+          p.loads[i].tma = static_cast<int>(tensor_maps_.size());
+          p.loads[i].tma_inner_x = ms[i].inner_x;
+          p.loads[i].tma_outer_x = ms[i].outer_x;
+          tensor_maps_.push_back(ms[i].spec);
+        }
+        p.bar_offset = p.stages * p.stage_bytes;
+        if (p.wgmma_async && p.prefetched.empty()) {
+          p.late_issue = true;
+          p.ahead = p.stages - 1;
+        }
+      }
+    }
     if (p.wgmma)
       p.wgmma_dots = static_cast<int>(std::count_if(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
         return in.op == ir::Op::Dot && layouts_[in.dst].mma;
       }));
-    pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes);
+    pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes + (p.tma ? 8 * p.stages : 0));
     pipelines_.push_back(std::move(p));
   }
 }
@@ -375,11 +406,37 @@ void Emitter::publish_stage(Pipeline& p) {
   const ir::Instr& loop = *p.loop;
   const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
   const int ahead = p.ahead;  // iterations in flight
+  if (p.late_issue) {
+    // The copies go out after this iteration's dots (issue_after_wait).
+    open("if (ts_tma_ok)");
+    line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
+    line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
+    --indent_;
+    line("} else {");
+    ++indent_;
+    line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
+    line("ts_fence_proxy_async();");
+    line("__syncthreads();");
+    close();
+    p.published = true;
+    return;
+  }
+  if (p.tma) {
+    // The TMA unit wrote this stage through the async proxy, as wgmma
+    // reads it; its mbarrier says when every byte has landed.
+    open("if (ts_tma_ok)");
+    line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
+    line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
+    --indent_;
+    line("} else {");
+    ++indent_;
+  }
   line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
   if (opt_.tf32_cut_staged) round_staged(p, p.stage_var);
   // cp.async and the stores above wrote through the generic proxy; wgmma
   // reads through the async proxy.
   if (p.wgmma) line("ts_fence_proxy_async();");
+  if (p.tma) close();
   line("__syncthreads();");
   open("");
   line("const int64_t ts_next = " + it + " + " + std::to_string(ahead) + " * " + step + ";");
@@ -404,11 +461,53 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   // The stage's address once for all of this thread's vectors (the callers
   // open a block for each batch of copies).
   line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) + ";");
+  if (p.tma) {
+    // One thread arms the stage's barrier with the bytes to come and
+    // issues one box per tile; every element outside the tensor (a masked
+    // lane) lands as zero.
+    uses_tid_ = true;
+    open("if (ts_tma_ok)");
+    open("if (tid == 0)");
+    line("uint64_t* const ts_bar = " + barrier_of(p, stage) + ";");
+    int64_t bytes = 0;
+    for (const StagedLoad& s : p.loads) bytes += s.inner * s.outer * byte_size(type(s.reg).dtype);
+    line("ts_mbar_expect_tx(ts_bar, " + std::to_string(bytes) + "u);");
+    for (const StagedLoad& s : p.loads) {
+      if (opt_.comments) line("// TMA %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", one box");
+      line("ts_tma_load_2d(ts_stage + " + std::to_string(s.offset) + ", &ts_tmap" + std::to_string(s.tma) + ", " +
+           *remat(s.tma_inner_x, {"0"}, 0) + ", " + *remat(s.tma_outer_x, {"0"}, 0) + ", ts_bar);");
+    }
+    close();
+    --indent_;
+    line("} else {");
+    ++indent_;
+  }
   for (const StagedLoad& s : p.loads) {
     if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
     const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
     for_vectors(per_row * s.outer, [&] { copy_vector(s); });
   }
+  if (p.tma) close();
+}
+
+void Emitter::issue_after_wait(Pipeline& p) {
+  // Every warp has retired the previous iteration's groups: its stage is
+  // free for the copies of the iteration stages - 1 on.
+  const ir::Instr& loop = *p.loop;
+  const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
+  line("__syncthreads();");
+  open("");
+  line("const int64_t ts_next = " + it + " + " + std::to_string(p.ahead) + " * " + step + ";");
+  open("if (" + loop_runs(loop, "ts_next") + ")");
+  issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
+               "(" + p.stage_var + " + " + std::to_string(p.ahead) + ") % " + std::to_string(p.stages));
+  close();
+  line("ts_cp_async_commit();");
+  close();
+}
+
+std::string Emitter::barrier_of(const Pipeline& p, const std::string& stage) const {
+  return "reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + " + std::to_string(p.bar_offset) + ") + (" + stage + ")";
 }
 
 void Emitter::copy_vector(const StagedLoad& s) {

@@ -275,6 +275,11 @@ TS_INLINE void ts_mma_f16(float* d, const uint32_t* a, const uint32_t* b) {
 }
 #endif
 
+// A TMA descriptor as the driver encodes it (CUtensorMap: 128 bytes,
+// 64-byte aligned), passed by value as a __grid_constant__ parameter.
+struct __align__(64) ts_tensor_map {
+  unsigned long long words[16];
+};
 // Dot operands staged by cp.async (LOWERING §7): 16 bytes from global to
 // shared memory without passing through registers; src_bytes = 0 reads
 // nothing and fills zeros (a masked-off vector). Groups are committed once
@@ -310,6 +315,38 @@ TS_INLINE void ts_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;
 // All but the newest N groups are done.
 template <int N> TS_INLINE void ts_wgmma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory"); }
 TS_INLINE void ts_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+// TMA (CodegenOptions::tma): stage barriers in shared memory, armed by one
+// thread with the bytes its boxes bring (arrive.expect_tx), completed by the
+// TMA unit as they land; every thread then waits for the phase's parity.
+TS_INLINE unsigned ts_smem_addr(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+TS_INLINE void ts_mbar_init(uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(ts_smem_addr(bar)), "r"(count) : "memory");
+}
+// The barriers' initialization made visible to the TMA unit (async proxy).
+TS_INLINE void ts_mbar_fence_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+TS_INLINE void ts_mbar_inval(uint64_t* bar) {
+  asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(ts_smem_addr(bar)) : "memory");
+}
+TS_INLINE void ts_mbar_expect_tx(uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(ts_smem_addr(bar)), "r"(bytes) : "memory");
+}
+TS_INLINE void ts_mbar_wait(uint64_t* bar, unsigned parity) {
+  const unsigned a = ts_smem_addr(bar);
+  unsigned done = 0;
+  do {
+    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done) : "r"(a), "r"(parity) : "memory");
+  } while (!done);
+}
+// Box (c0 along the rows, c1 down them) of the tensor `map` describes, into
+// shared memory at dst (1024-byte aligned for the 128-byte swizzle).
+TS_INLINE void ts_tma_load_2d(void* dst, const ts_tensor_map* map, int c0, int c1, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+          ts_smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(ts_smem_addr(bar))
+      : "memory");
+}
 TS_INLINE void ts_fence_operand(float& x) { asm volatile("" : "+f"(x)::"memory"); }
 // Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix
 // l / 8 (16 bytes, 16-byte aligned); word j of the result is lane

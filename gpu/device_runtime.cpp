@@ -1,5 +1,6 @@
 #include "device_runtime.h"
 
+#include <climits>
 #include <cstring>
 #include <map>
 #include <stdexcept>
@@ -57,8 +58,8 @@ LoadedKernel::~LoadedKernel() {
 // ---- Arguments and launches ---------------------------------------------------------
 
 KernelArgs::KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::vector<Arg>& args,
-                       const std::function<CUdeviceptr(Buffer*)>& device_of) {
-  values_.assign(k.params.size(), 0);
+                       const std::function<CUdeviceptr(Buffer*)>& device_of, const TensorMapEncoder& encode) {
+  values_.assign(k.params.size() + (k.tensor_maps.empty() ? 0 : 1), 0);
   for (size_t i = 0; i < k.params.size(); ++i) {
     const int pi = k.params[i];
     const ir::Param& p = ir.params[pi];
@@ -77,7 +78,76 @@ KernelArgs::KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::
       eval::constant(p.dtype, a.int_value(), 0, &values_[i]);
     }
   }
-  for (uint64_t& v : values_) ptrs_.push_back(&v);
+  if (!k.tensor_maps.empty()) {
+    maps_.resize(k.tensor_maps.size());
+    tma_ok_ = true;
+    for (size_t i = 0; i < k.tensor_maps.size() && tma_ok_; ++i) {
+      const TensorMapSpec& t = k.tensor_maps[i];
+      bool wrapped = false;
+      auto value = [&](const TensorMapSpec::Value& v) -> int64_t {
+        if (v.param < 0) return v.constant;
+        if (v.param >= static_cast<int>(args.size()) || args[static_cast<size_t>(v.param)].kind() != Arg::Kind::Int)
+          throw std::invalid_argument("kernel " + k.name + ": argument " + std::to_string(v.param) + " must be an integer");
+        // The kernel's i32 parameter times the scale, computed there in i32.
+        const __int128 x = static_cast<__int128>(static_cast<int32_t>(args[static_cast<size_t>(v.param)].int_value())) * v.scale;
+        if (x < INT32_MIN || x > INT32_MAX) wrapped = true;
+        return static_cast<int64_t>(x);
+      };
+      if (t.base_param < 0 || t.base_param >= static_cast<int>(args.size()) ||
+          args[static_cast<size_t>(t.base_param)].kind() != Arg::Kind::Buffer)
+        throw std::invalid_argument("kernel " + k.name + ": argument " + std::to_string(t.base_param) + " must be a buffer");
+      TensorMapRequest r;
+      r.base = device_of(args[static_cast<size_t>(t.base_param)].buffer());
+      r.dtype = t.dtype;
+      r.cols = value(t.cols);
+      r.rows = value(t.rows);
+      r.row_stride = value(t.row_stride);
+      r.box_cols = t.box_cols;
+      r.box_rows = t.box_rows;
+      r.swizzle128 = t.swizzle128;
+      tma_why_not_ = !encode ? "no TMA encoder for this launch" : wrapped ? "a bound or stride past i32" : tensor_map_unusable(r);
+      if (tma_why_not_.empty() && !encode(r, maps_[i].bytes)) tma_why_not_ = "the driver refused the tensor map";
+      tma_ok_ = tma_why_not_.empty();
+    }
+    const int32_t ok = tma_ok_ ? 1 : 0;
+    std::memcpy(&values_.back(), &ok, sizeof ok);
+  }
+  for (size_t i = 0; i < k.params.size(); ++i) ptrs_.push_back(&values_[i]);
+  for (MapBytes& m : maps_) ptrs_.push_back(m.bytes);
+  if (!k.tensor_maps.empty()) ptrs_.push_back(&values_.back());
+}
+
+std::string tensor_map_unusable(const TensorMapRequest& r) {
+  const int64_t elem = static_cast<int64_t>(byte_size(r.dtype));
+  if (r.cols < 1 || r.rows < 1) return "empty tensor";
+  if (r.row_stride < r.cols) return "rows overlap (row stride below the column bound)";
+  if (r.base % 16 != 0) return "base address not 16-byte aligned";
+  if (r.row_stride % (16 / elem) != 0) return "row stride not a multiple of 16 bytes";
+  if (r.row_stride >= (int64_t{1} << 36)) return "row stride too large";
+  if (r.box_cols < 1 || r.box_rows < 1 || r.box_cols > 256 || r.box_rows > 256) return "box larger than 256";
+  // The largest offset the mask admits, computed by the kernel in i32.
+  const __int128 last = static_cast<__int128>(r.rows - 1) * r.row_stride + (r.cols - 1);
+  if (last > INT32_MAX) return "element offsets past i32";
+  return "";
+}
+
+TensorMapEncoder driver_tensor_map_encoder(CudaDriver& d) {
+  if (!d.tensor_map_encode_tiled) return {};
+  return [&d](const TensorMapRequest& r, void* map) {
+    const CUtensorMapDataType type = r.dtype == DType::f32    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                     : r.dtype == DType::f16  ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                     : r.dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                              : CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    if (type == CU_TENSOR_MAP_DATA_TYPE_UINT8) return false;
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(r.cols), static_cast<cuuint64_t>(r.rows)};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(r.row_stride) * byte_size(r.dtype)};
+    const cuuint32_t box[2] = {static_cast<cuuint32_t>(r.box_cols), static_cast<cuuint32_t>(r.box_rows)};
+    const cuuint32_t element_strides[2] = {1, 1};
+    return d.tensor_map_encode_tiled(static_cast<CUtensorMap*>(map), type, 2, reinterpret_cast<void*>(r.base), dims,
+                                     strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                     r.swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                                     CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  };
 }
 
 void launch(CudaDriver& d, const LoadedKernel& k, Grid grid, KernelArgs& args, CUstream stream) {
@@ -120,7 +190,8 @@ float EventTimer::elapsed_ms() {
 
 // ---- One launch over host buffers ------------------------------------------------------
 
-void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, Grid grid, const std::vector<Arg>& args) {
+void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, Grid grid, const std::vector<Arg>& args,
+                   bool* tma_used) {
   // One device copy per distinct host buffer: a buffer passed twice aliases
   // on the device as it does in the interpreter.
   std::map<Buffer*, DeviceMemory> dev;
@@ -130,7 +201,8 @@ void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, G
     auto [it, _] = dev.emplace(b, DeviceMemory(d, b->size_bytes(), "buffer " + b->name() + " of kernel " + k.lowered().name));
     it->second.upload(b->data(), b->size_bytes());
   }
-  KernelArgs kargs(ir, k.lowered(), args, [&](Buffer* b) { return dev.at(b).ptr(); });
+  KernelArgs kargs(ir, k.lowered(), args, [&](Buffer* b) { return dev.at(b).ptr(); }, driver_tensor_map_encoder(d));
+  if (tma_used) *tma_used = kargs.tma_ok();
   launch(d, k, grid, kargs);
   synchronize(d, k.lowered().name);
   for (auto& [b, mem] : dev) mem.download(b->data(), b->size_bytes());

@@ -57,13 +57,37 @@ class LoadedKernel {
   int registers_ = 0, local_bytes_ = 0;
 };
 
+// One tensor map of a launch (LoweredKernel::tensor_maps) with its values
+// resolved from the launch's arguments.
+struct TensorMapRequest {
+  CUdeviceptr base = 0;
+  DType dtype = DType::f32;
+  int64_t cols = 0, rows = 0, row_stride = 0;  // elements
+  int64_t box_cols = 0, box_rows = 0;
+  bool swizzle128 = false;
+};
+// Why the TMA unit's copies of this tensor would not be the kernel's
+// masked loads, or could not be made, or "" when they can: the base and
+// the row stride must be 16-byte aligned, the tensor non-empty with rows
+// that do not overlap, and every element offset the mask admits must fit
+// in i32 (the kernel computes it in i32, wrapping, which the TMA unit
+// would not).
+std::string tensor_map_unusable(const TensorMapRequest& r);
+// Writes one 128-byte descriptor to `map`; false when it cannot (the
+// kernel then copies without TMA).
+using TensorMapEncoder = std::function<bool(const TensorMapRequest&, void* map)>;
+// cuTensorMapEncodeTiled, where this driver has it.
+TensorMapEncoder driver_tensor_map_encoder(CudaDriver& d);
+
 // The values of a kernel's CUDA parameters, in signature order, each of
 // exactly that parameter's type (CUdeviceptr for pointers).
 class KernelArgs {
  public:
-  // `device_of` gives each host buffer's device copy.
+  // `device_of` gives each host buffer's device copy. Tensor maps are
+  // encoded by `encode`; without one, or where a tensor is unusable, the
+  // kernel's `ts_tma_ok` is 0 and it copies without TMA.
   KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::vector<Arg>& args,
-             const std::function<CUdeviceptr(Buffer*)>& device_of);
+             const std::function<CUdeviceptr(Buffer*)>& device_of, const TensorMapEncoder& encode = {});
   // Movable (the values stay where they are), not copyable (a copy's
   // pointers would point at the original's values).
   KernelArgs(KernelArgs&&) noexcept = default;
@@ -71,9 +95,18 @@ class KernelArgs {
   KernelArgs(const KernelArgs&) = delete;
   KernelArgs& operator=(const KernelArgs&) = delete;
   void** pointers() { return ptrs_.data(); }
+  // Whether the kernel's tensor maps were all encoded (ts_tma_ok), and why not.
+  bool tma_ok() const { return tma_ok_; }
+  const std::string& tma_why_not() const { return tma_why_not_; }
 
  private:
+  struct alignas(64) MapBytes {
+    unsigned char bytes[128];
+  };
   std::vector<uint64_t> values_;  // 8 bytes each, enough for any parameter
+  std::vector<MapBytes> maps_;
+  bool tma_ok_ = false;
+  std::string tma_why_not_;
   std::vector<void*> ptrs_;
 };
 
@@ -104,6 +137,9 @@ class EventTimer {
 // them: every buffer argument is copied to the device, the kernel runs on
 // `grid`, and every buffer is copied back into the host buffer it came
 // from. Throws CudaError (a faulting kernel: the context is then lost).
-void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, Grid grid, const std::vector<Arg>& args);
+// `tma_used`, when given, says whether the kernel's tensor maps were all
+// encoded (KernelArgs::tma_ok).
+void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, Grid grid, const std::vector<Arg>& args,
+                   bool* tma_used = nullptr);
 
 }  // namespace tl::gpu

@@ -98,6 +98,10 @@ class CudaDriver {
   CUresult (*event_elapsed_time)(float*, CUevent, CUevent) = nullptr;
   CUresult (*get_error_name)(CUresult, const char**) = nullptr;
   CUresult (*get_error_string)(CUresult, const char**) = nullptr;
+  // Optional (null where the driver predates TMA): kernels then copy without it.
+  CUresult (*tensor_map_encode_tiled)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                      const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                      CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill) = nullptr;
 
  private:
   void* lib_ = nullptr;

@@ -160,12 +160,13 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
       for (size_t j = 0; j < host.inputs.size(); ++j)
         if (b == &host.inputs[j]) return inputs[i][j].ptr();
       throw std::logic_error("unknown buffer");
-    });
+    }, driver_tensor_map_encoder(d));
 
   // The check run: the output starts as the harness's NaN fill.
   output.upload(host.output.data(), host.output.size_bytes());
   for (size_t j = 0; j < extra_outputs.size(); ++j)
     extra_outputs[j].upload(host.extra_outputs[j].data(), host.extra_outputs[j].size_bytes());
+  r.config.tma = !lowered.tensor_maps.empty() && kargs[0].tma_ok();
   launch(d, k, grid, kargs[0]);
   synchronize(d, lowered.name);
   output.download(host.output.data(), host.output.size_bytes());
@@ -276,12 +277,16 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     // interleaved a trip (refused by the code generator where the body has
     // loops or branches, or side effects other than stores).
     for (int persistent : many && !dots ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
-      for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
+      // wgmma: 1 groups left in flight, 2 each waited for at once; 3 and 4
+      // the same with TMA copies (where no tile qualifies, the kernel is 1's
+      // or 2's again and is skipped).
+      for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2, 3, 4} : std::vector<int>{0})
       for (int s : stages)
         for (int w : warps) {
           BenchOptions o = opt;
-          o.codegen.wgmma = wg > 0;  // 1: groups left in flight, 2: each waited for at once
-          o.codegen.wgmma_in_flight = wg == 1;
+          o.codegen.wgmma = wg > 0;
+          o.codegen.wgmma_in_flight = wg == 1 || wg == 3;
+          o.codegen.tma = wg >= 3;
           o.measure_compile = false;
           // Enough runs to rank the variants; the winner runs again in full.
           o.runs = std::min(opt.runs, 30);
@@ -333,6 +338,7 @@ std::string BenchConfig::str() const {
   if (persistent) s += ", persistent over " + std::to_string(launch_blocks) + " blocks";
   if (interleave > 1) s += ", " + std::to_string(interleave) + " programs a trip";
   if (wgmma) s += wgmma_in_flight ? ", wgmma" : ", wgmma (groups waited for at once)";
+  if (tma) s += ", TMA";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
 }
@@ -425,7 +431,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight},
+                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

@@ -38,6 +38,8 @@
 #undef __launch_bounds__
 #undef __shared__
 #undef __align__
+#undef __grid_constant__
+#define __grid_constant__
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -132,11 +134,14 @@ inline EmuStacks emu_stacks;
 struct EmuFiber {
   EmuContext ctx;
   bool done = false;
+  bool parked = false;  // waits at a barrier not yet released
 };
 // One block's fibers and its barrier: `arrived` of the `alive` fibers wait
-// at the current __syncthreads. Fibers run in a fixed cycle, so the fiber
-// one hands over to has not yet reached the barrier the handing one waits
-// at: it either waits at the previous one (released) or has not started.
+// at the current __syncthreads (parked). Fibers run in a fixed cycle and
+// hand over to the next one not parked: with barriers alone that one has
+// not yet reached the barrier the handing one waits at (it waits at the
+// previous one, released, or has not started); a fiber spinning on an
+// mbarrier (TMA) also hands over, and must not wake a parked one.
 struct EmuBlock {
   int n = 0, alive = 0, arrived = 0, current = 0;
   std::vector<EmuFiber> fibers;
@@ -148,12 +153,13 @@ struct EmuBlock {
 inline thread_local EmuBlock* emu_block = nullptr;
 
 // Hands the OS thread from fiber `from` to the next one in the cycle that
-// has not finished, or back to the runner when every fiber has.
+// has not finished and is not parked, or back to the runner when every
+// fiber has finished. None left that can run: a deadlock on the GPU too.
 inline void emu_hand_over(EmuBlock& b, int from) {
   for (int step = 1; step <= b.n; ++step) {
     const int next = (from + step) % b.n;
-    if (b.fibers[next].done) continue;
-    if (next == from) return;  // the only one left: it goes on
+    if (b.fibers[next].done || b.fibers[next].parked) continue;
+    if (next == from) return;  // the only one that can run: it goes on
     b.current = next;
     threadIdx = {static_cast<unsigned>(next), 0, 0};
     emu_context_switch(b.fibers[from].ctx, b.fibers[next].ctx);
@@ -161,15 +167,25 @@ inline void emu_hand_over(EmuBlock& b, int from) {
     threadIdx = {static_cast<unsigned>(from), 0, 0};
     return;
   }
+  if (b.alive > 0) {
+    std::fprintf(stderr, "emulation: every thread of the block waits (a barrier or an mbarrier that never completes)\n");
+    std::abort();
+  }
   emu_context_switch(b.fibers[from].ctx, b.runner);  // every fiber has finished
+}
+
+inline void emu_release(EmuBlock& b) {
+  b.arrived = 0;
+  for (EmuFiber& f : b.fibers) f.parked = false;
 }
 
 inline void __syncthreads() {
   EmuBlock& b = *emu_block;
   if (++b.arrived == b.alive) {  // the last to arrive releases the others and goes on
-    b.arrived = 0;
+    emu_release(b);
     return;
   }
+  b.fibers[static_cast<size_t>(b.current)].parked = true;
   emu_hand_over(b, b.current);
 }
 
@@ -179,7 +195,7 @@ inline void emu_fiber_entry() {
   b.body(b.args);
   b.fibers[me].done = true;
   // A finished thread no longer counts at barriers: if the others all wait, they go on.
-  if (--b.alive > 0 && b.arrived == b.alive) b.arrived = 0;
+  if (--b.alive > 0 && b.arrived == b.alive) emu_release(b);
   emu_hand_over(b, me);
   std::abort();  // unreachable: a finished fiber is never resumed
 }
@@ -313,6 +329,73 @@ inline void ts_wgmma_commit() {}
 inline void ts_wgmma_wait0() {}
 template <int N> void ts_wgmma_wait() {}
 inline void ts_fence_proxy_async() {}
+// TMA (CodegenOptions::tma): a tensor map as the test runner encodes it
+// (gpu_host_runner.h: base, cols, rows, row stride in bytes, box cols and
+// rows, element bytes, 128-byte swizzle), a box copied at once when issued,
+// and mbarriers as one arrival count and a byte count per phase.
+struct EmuMbarrier {
+  uint8_t count, pending, parity, unused;
+  int32_t tx;
+};
+static_assert(sizeof(EmuMbarrier) == 8);
+inline void emu_mbar_maybe_complete(EmuMbarrier& m) {
+  if (m.pending == 0 && m.tx == 0) {
+    m.parity ^= 1;
+    m.pending = m.count;
+  }
+}
+inline void ts_mbar_init(uint64_t* bar, unsigned count) {
+  std::memset(bar, 0, 8);
+  EmuMbarrier m{};
+  m.count = m.pending = static_cast<uint8_t>(count);
+  std::memcpy(bar, &m, 8);
+}
+inline void ts_mbar_fence_init() {}
+inline void ts_mbar_inval(uint64_t* bar) { std::memset(bar, 0, 8); }
+inline void ts_mbar_expect_tx(uint64_t* bar, unsigned bytes) {
+  EmuMbarrier m;
+  std::memcpy(&m, bar, 8);
+  m.tx += static_cast<int32_t>(bytes);
+  --m.pending;
+  emu_mbar_maybe_complete(m);
+  std::memcpy(bar, &m, 8);
+}
+// Phase `parity` has completed once the barrier's parity moved past it;
+// until then the thread hands over to the others (one of them arms it).
+inline void ts_mbar_wait(uint64_t* bar, unsigned parity) {
+  for (long spins = 0;; ++spins) {
+    EmuMbarrier m;
+    std::memcpy(&m, bar, 8);
+    if (m.parity != (parity & 1u)) return;
+    if (spins > 1000000) {
+      std::fprintf(stderr, "emulation: an mbarrier wait never completes\n");
+      std::abort();
+    }
+    emu_hand_over(*emu_block, emu_block->current);
+  }
+}
+inline void ts_tma_load_2d(void* dst, const void* map, int c0, int c1, uint64_t* bar) {
+  const unsigned long long* w = static_cast<const unsigned long long*>(map);
+  const unsigned char* base = reinterpret_cast<const unsigned char*>(w[0]);
+  const int64_t cols = static_cast<int64_t>(w[1]), rows = static_cast<int64_t>(w[2]), stride = static_cast<int64_t>(w[3]);
+  const int64_t box_cols = static_cast<int64_t>(w[4]), box_rows = static_cast<int64_t>(w[5]);
+  const int64_t elem = static_cast<int64_t>(w[6]);
+  const bool swizzle = w[7] != 0;
+  const int64_t start = static_cast<unsigned char*>(dst) - ts_smem;
+  for (int64_t r = 0; r < box_rows; ++r)
+    for (int64_t c = 0; c < box_cols; ++c) {
+      int64_t at = start + (r * box_cols + c) * elem;
+      if (swizzle) at ^= ((at >> 7) & 7) << 4;
+      const int64_t x = int64_t{c0} + c, y = int64_t{c1} + r;
+      if (x >= 0 && x < cols && y >= 0 && y < rows) std::memcpy(ts_smem + at, base + y * stride + x * elem, static_cast<size_t>(elem));
+      else std::memset(ts_smem + at, 0, static_cast<size_t>(elem));
+    }
+  EmuMbarrier m;
+  std::memcpy(&m, bar, 8);
+  m.tx -= static_cast<int32_t>(box_cols * box_rows * elem);
+  emu_mbar_maybe_complete(m);
+  std::memcpy(bar, &m, 8);
+}
 inline void ts_fence_operand(float&) {}
 // Element (row, k) of a K-major tf32 operand. Without swizzle: core
 // matrices of 8 rows x 16 bytes, LBO apart along k, SBO between 8-row

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -70,8 +71,30 @@ class HostKernel {
   HostKernel& operator=(const HostKernel&) = delete;
 
   // One launch over host buffers, as tl::run takes them.
+  // Whether launches may describe their tensors to the (emulated) TMA
+  // unit; off, kernels with tensor maps run their cp.async copies.
+  void set_tma(bool on) { tma_ = on; }
+  // Whether the last launch's tensor maps were all encoded (ts_tma_ok).
+  bool tma_used() const { return tma_used_; }
+  // The emulation's encoding of a tensor map (gpu_host_emulation.h's
+  // ts_tma_load_2d reads it back).
+  static bool encode_tensor_map(const tl::gpu::TensorMapRequest& r, void* map) {
+    const unsigned long long words[16] = {static_cast<unsigned long long>(r.base),
+                                          static_cast<unsigned long long>(r.cols),
+                                          static_cast<unsigned long long>(r.rows),
+                                          static_cast<unsigned long long>(r.row_stride * tl::byte_size(r.dtype)),
+                                          static_cast<unsigned long long>(r.box_cols),
+                                          static_cast<unsigned long long>(r.box_rows),
+                                          static_cast<unsigned long long>(tl::byte_size(r.dtype)),
+                                          r.swizzle128 ? 1ull : 0ull};
+    std::memcpy(map, words, sizeof words);
+    return true;
+  }
+
   void run(tl::Grid grid, const std::vector<tl::Arg>& args) {
-    tl::gpu::KernelArgs packed(ir_, k_, args, [](tl::Buffer* b) { return reinterpret_cast<CUdeviceptr>(b->data()); });
+    tl::gpu::KernelArgs packed(ir_, k_, args, [](tl::Buffer* b) { return reinterpret_cast<CUdeviceptr>(b->data()); },
+                               tma_ ? tl::gpu::TensorMapEncoder(encode_tensor_map) : tl::gpu::TensorMapEncoder{});
+    tma_used_ = packed.tma_ok();
     void** a = packed.pointers();
     for (int64_t z = 0; z < grid.z; ++z)
       for (int64_t y = 0; y < grid.y; ++y)
@@ -160,6 +183,9 @@ class HostKernel {
                                                             : tl::gpu::cuda_register_type(p.dtype);
       call += (i ? ", *(" : "*(") + t + "*)a[" + std::to_string(i) + "]";
     }
+    size_t at = k_.params.size();
+    for (size_t i = 0; i < k_.tensor_maps.size(); ++i, ++at) call += ", *(ts_tensor_map*)a[" + std::to_string(at) + "]";
+    if (!k_.tensor_maps.empty()) call += ", *(int*)a[" + std::to_string(at) + "]";
     call += ");";
     return "\nstatic void emu_kernel_body(void** a) {\n  " + call +
            "\n}\n"
@@ -173,6 +199,7 @@ class HostKernel {
   std::vector<std::filesystem::path> files_;
   void* handle_ = nullptr;
   RunBlockFn run_block_ = nullptr;
+  bool tma_ = true, tma_used_ = false;
 };
 
 }  // namespace gpu_host

@@ -12,7 +12,9 @@
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <tuple>
 
+#include "bench_cases.h"
 #include "child_process.h"
 #include "codegen.h"
 #include "cubin_cache.h"
@@ -201,6 +203,46 @@ TEST_CASE("the tensor cores read f32 operands as the interpreter's tf32 truncate
 
 // Run in a fresh process by the test below (hidden: a process that already
 // holds a CUDA context cannot fork GPU work).
+// CodegenOptions::tma on the hardware: E1 with tails on every axis, at K = 80
+// through the TMA unit (out-of-bounds boxes zero-filled) and at K = 78,
+// whose rows the TMA unit cannot stride, through the cp.async copies.
+TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]") {
+  GPU_OR_SKIP(d);
+  if (d->device().arch() != "sm_90a") {
+    WARN("[SKIP] TMA with wgmma needs sm_90a, this GPU is " << d->device().arch());
+    return;
+  }
+  for (auto [name, warps, stages, K] : {std::tuple{"e1_v1", 4, 2, 80}, std::tuple{"e1_v1", 4, 4, 80},
+                                        std::tuple{"e1_v1_128", 8, 3, 80}, std::tuple{"e1_v1_128", 8, 3, 78}}) {
+    tl::gpu::BenchCase c;
+    for (const tl::gpu::BenchCase& b : tl::gpu::anchor_cases())
+      if (b.name == name) c = b;
+    REQUIRE(c.puzzle);
+    c.set.sizes = {{"M", 70}, {"N", 100}, {"K", K}};
+    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, " << stages << " stages");
+    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), gb = puzzles::make_buffers(*c.puzzle, c.set, 1);
+    const tl::Grid grid = puzzles::grid_for(c.set);
+    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
+    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, gb);
+    auto ir = tl::build_ir(*c.puzzle->solution, args);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    cg.num_stages = stages;
+    cg.wgmma = cg.tma = true;
+    const tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, cg);
+    REQUIRE(lowered.tensor_maps.size() == 3);
+    tl::gpu::CompileOptions co;
+    co.arch = d->device().arch();
+    tl::gpu::LoadedKernel loaded(*d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
+    bool tma_used = false;
+    tl::gpu::run_on_device(*d, loaded, *ir, grid, args, &tma_used);
+    CHECK(tma_used == (K % 4 == 0));
+    tl::gpu::BufferDiff diff = tl::gpu::diff_buffers(ib.output, gb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
+    INFO(diff.str());
+    CHECK(diff.pass);
+  }
+}
+
 TEST_CASE("child: a faulting launch in a forked process is reported", "[.][gpu][gpu_fault_child]") {
   static const tl::KernelDef wild("wild_load", +[](tl::Ptr x, tl::Ptr z) {
     tl::store(z + tl::arange(0, 32), tl::load(x + (int64_t{1} << 40) + tl::arange(0, 32)));

@@ -1,0 +1,229 @@
+// TMA for staged dot operands (CodegenOptions::tma, issue 16). A staged
+// load qualifies when its tile is a plain rectangle of a row-major 2-D
+// tensor:
+//
+//   load(base + X_outer[:, None] * S + X_inner[None, :],
+//        (X_outer[:, None] < R) & (X_inner[None, :] < C), 0)
+//
+// (either axis order, any mix of broadcasts, reshapes and sums), where each
+// X is a 1-D index vector X[0] + i, base a pointer parameter, and S, R, C
+// kernel parameters or constants. The TMA unit then copies the box at
+// (X_inner[0], X_outer[0]) of the tensor [R, C] with row stride S, filling
+// zeros outside it, which is exactly the masked load with zero fill. The
+// match is structural, by register identity: the mask must compare the same
+// index registers the pointer is built from, so a mask that differs from
+// the pointer's coordinates never matches.
+#include <climits>
+#include <functional>
+#include <optional>
+
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+// How a register's axes sit in the tile: map[i] is the tile axis of the
+// register's axis i, or -1 for an axis of extent 1.
+using AxisMap = std::vector<int>;
+
+}  // namespace
+
+// A 0-d value the launcher knows: a scalar parameter (a compile-time
+// constant's value folded in) or an integer constant, through broadcasts
+// and copies.
+std::optional<TensorMapSpec::Value> Emitter::launch_value(int r) const {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (def_count_[r] != 1 || !def_of_[r]) return std::nullopt;
+    const ir::Instr& in = *def_of_[r];
+    if (in.op == ir::Op::Broadcast || in.op == ir::Op::Reshape || in.op == ir::Op::Copy) {
+      r = in.args[0];
+      continue;
+    }
+    for (int64_t e : type(r).shape)
+      if (e != 1) return std::nullopt;
+    if (in.op == ir::Op::Mul && type(r).dtype == DType::i32) {
+      // c * x or x * c (E1 v2's 2 * N): the launcher multiplies, and
+      // refuses a product past i32, where the kernel's wraps.
+      std::optional<TensorMapSpec::Value> a = launch_value(in.args[0]), b = launch_value(in.args[1]);
+      if (!a || !b || (a->param >= 0 && b->param >= 0)) return std::nullopt;
+      TensorMapSpec::Value v = a->param >= 0 ? *a : *b;
+      const int64_t c = a->param >= 0 ? b->constant : a->constant;
+      if (c < -(int64_t{1} << 31) || c >= (int64_t{1} << 31)) return std::nullopt;
+      if (v.param >= 0) v.scale *= c;
+      else v.constant *= c;
+      if (v.scale < -(int64_t{1} << 31) || v.scale >= (int64_t{1} << 31) || v.constant < INT32_MIN || v.constant > INT32_MAX)
+        return std::nullopt;
+      return v;
+    }
+    // Values of the kernel's i32 index arithmetic only (the launcher reads
+    // the parameter as i32).
+    if (type(r).dtype != DType::i32) return std::nullopt;
+    if (in.op == ir::Op::Const) return TensorMapSpec::Value{-1, in.ival, 1};
+    if (in.op == ir::Op::ScalarParam) {
+      const ir::Param& p = k_.params[static_cast<size_t>(in.param_index)];
+      if (p.kind == ir::ParamKind::Constant) return TensorMapSpec::Value{-1, p.value, 1};
+      return TensorMapSpec::Value{in.param_index, 0, 1};
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
+  const ir::Instr& ld = *s.load;
+  const ir::Shape& tile = type(s.reg).shape;
+  if (!ld.has_mask || !ld.shape_dims.empty() || s.outer_axis < 0 || !s.swizzle128) return std::nullopt;
+  if (s.inner > 256 || s.outer > 256) return std::nullopt;  // TMA boxes: at most 256 a side
+
+  // Follows broadcasts, reshapes that add or drop unit axes, and copies;
+  // `map` tracks where the register's axes sit in the tile.
+  auto strip = [&](int& r, AxisMap& map) {
+    for (int depth = 0; depth < 24 && def_count_[r] == 1 && def_of_[r]; ++depth) {
+      const ir::Instr& in = *def_of_[r];
+      const ir::Shape& ds = type(r).shape;
+      const ir::Shape& ss = type(in.args.empty() ? r : in.args[0]).shape;
+      if (in.op == ir::Op::Copy) {
+        r = in.args[0];
+      } else if (in.op == ir::Op::Broadcast) {
+        const size_t pad = ds.size() - ss.size();
+        AxisMap m(ss.size(), -1);
+        for (size_t i = 0; i < ss.size(); ++i) m[i] = ss[i] == 1 ? -1 : map[pad + i];
+        map = m;
+        r = in.args[0];
+      } else if (in.op == ir::Op::Reshape) {
+        std::vector<size_t> s_big, d_big;
+        for (size_t i = 0; i < ss.size(); ++i)
+          if (ss[i] != 1) s_big.push_back(i);
+        for (size_t i = 0; i < ds.size(); ++i)
+          if (ds[i] != 1) d_big.push_back(i);
+        if (s_big.size() != d_big.size()) return;
+        for (size_t j = 0; j < s_big.size(); ++j)
+          if (ss[s_big[j]] != ds[d_big[j]]) return;
+        AxisMap m(ss.size(), -1);
+        for (size_t j = 0; j < s_big.size(); ++j) m[s_big[j]] = map[d_big[j]];
+        map = m;
+        r = in.args[0];
+      } else {
+        return;
+      }
+    }
+  };
+  // A 1-D index vector along one tile axis: the register the pointer and
+  // the mask must share, and its axis.
+  auto index_vector = [&](int r, AxisMap map) -> std::optional<std::pair<int, int>> {
+    strip(r, map);
+    const ir::Shape& sh = type(r).shape;
+    if (sh.size() != 1 || map.size() != 1 || map[0] < 0 || type(r).dtype != DType::i32) return std::nullopt;
+    if (sh[0] != tile[static_cast<size_t>(map[0])]) return std::nullopt;
+    return std::make_pair(r, map[0]);
+  };
+
+  TmaMatch m;
+  struct Term {
+    int x, axis;
+    TensorMapSpec::Value coef;
+  };
+  std::vector<Term> terms;
+  bool ok = true;
+  // The pointer: one pointer parameter plus index terms X or X * S.
+  std::function<void(int, AxisMap)> pointer_terms = [&](int r, AxisMap map) {
+    strip(r, map);
+    if (def_count_[r] != 1 || !def_of_[r]) {
+      ok = false;
+      return;
+    }
+    const ir::Instr& in = *def_of_[r];
+    if (in.op == ir::Op::PtrParam) {
+      if (m.base_param >= 0) ok = false;
+      m.base_param = in.param_index;
+    } else if (in.op == ir::Op::PtrAdd || (in.op == ir::Op::Add && type(r).dtype == DType::i32 && [&] {
+                 int big = 0;
+                 for (int64_t e : type(r).shape) big += e != 1;
+                 return big >= 2;  // a sum of index vectors, not an index vector itself
+               }())) {
+      pointer_terms(in.args[0], map);
+      pointer_terms(in.args[1], map);
+    } else if (in.op == ir::Op::Mul) {
+      for (int side = 0; side < 2; ++side) {
+        std::optional<TensorMapSpec::Value> v = launch_value(in.args[static_cast<size_t>(side)]);
+        std::optional<std::pair<int, int>> x = v ? index_vector(in.args[static_cast<size_t>(1 - side)], map) : std::nullopt;
+        if (x) {
+          terms.push_back({x->first, x->second, *v});
+          return;
+        }
+      }
+      ok = false;
+    } else if (std::optional<std::pair<int, int>> x = index_vector(r, map)) {
+      terms.push_back({x->first, x->second, TensorMapSpec::Value{-1, 1}});
+    } else {
+      ok = false;
+    }
+  };
+  AxisMap identity(tile.size());
+  for (size_t i = 0; i < tile.size(); ++i) identity[i] = tile[i] == 1 ? -1 : static_cast<int>(i);
+  pointer_terms(ld.args[0], identity);
+  if (!ok || m.base_param < 0 || terms.size() != 2 || terms[0].axis == terms[1].axis) return std::nullopt;
+
+  // The mask: a conjunction of X < bound, one per axis, over the same X.
+  struct Bound {
+    int x, axis;
+    TensorMapSpec::Value bound;
+  };
+  std::vector<Bound> bounds;
+  std::function<void(int, AxisMap)> mask_terms = [&](int r, AxisMap map) {
+    strip(r, map);
+    if (def_count_[r] != 1 || !def_of_[r]) {
+      ok = false;
+      return;
+    }
+    const ir::Instr& in = *def_of_[r];
+    if (in.op == ir::Op::And) {
+      mask_terms(in.args[0], map);
+      mask_terms(in.args[1], map);
+      return;
+    }
+    std::optional<std::pair<int, int>> x;
+    std::optional<TensorMapSpec::Value> v;
+    if (in.op == ir::Op::Lt) {
+      x = index_vector(in.args[0], map);
+      v = launch_value(in.args[1]);
+    }
+    if (!x || !v) {
+      ok = false;
+      return;
+    }
+    bounds.push_back({x->first, x->second, *v});
+  };
+  mask_terms(ld.args[1], identity);
+  if (!ok || bounds.size() != 2) return std::nullopt;
+
+  for (const Term& t : terms) {
+    const Bound* b = nullptr;
+    for (const Bound& c : bounds)
+      if (c.axis == t.axis) b = &c;
+    if (!b || b->x != t.x) return std::nullopt;  // the mask must bound the pointer's own coordinates
+    // X[i] = X[0] + i: the box walks the tensor one element at a time.
+    if (!unit_step(t.x)) return std::nullopt;
+    if (t.axis == s.inner_axis) {
+      if (t.coef.param >= 0 || t.coef.constant != 1) return std::nullopt;
+      m.inner_x = t.x;
+      m.spec.cols = b->bound;
+    } else if (t.axis == s.outer_axis) {
+      m.outer_x = t.x;
+      m.spec.rows = b->bound;
+      m.spec.row_stride = t.coef;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (m.inner_x < 0 || m.outer_x < 0) return std::nullopt;
+  m.spec.base_param = m.base_param;
+  m.spec.dtype = type(s.reg).dtype;
+  m.spec.box_cols = s.inner;
+  m.spec.box_rows = s.outer;
+  m.spec.swizzle128 = true;
+  return m;
+}
+
+}  // namespace tl::gpu::detail

@@ -1,0 +1,187 @@
+// TMA copies for the staged tiles of wgmma pipelines (CodegenOptions::tma,
+// issue 16): which loads the code generator describes as tensors, what the
+// launcher accepts, and (compiled as host C++, gpu_host_runner.h, with the
+// TMA unit and mbarriers emulated) that the kernels compute what the
+// interpreter computes, with TMA and where the launch falls back to cp.async.
+#ifdef TILESCOPE_HAVE_GPU
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bench_cases.h"
+#include "codegen.h"
+#include "device_runtime.h"
+#include "gpu_compare.h"
+#include "gpu_host_runner.h"
+#include "harness.h"
+#include "inputs.h"
+#include "nvrtc_compiler.h"
+#include "tl.h"
+
+namespace {
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+// E1 at a bench case's blocks, on a small problem with tails on every axis.
+tl::gpu::BenchCase e1_at(const char* name, int64_t M, int64_t N, int64_t K) {
+  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
+    if (c.name == name) {
+      c.set.sizes = {{"M", M}, {"N", N}, {"K", K}};
+      return c;
+    }
+  FAIL("no bench case " << name);
+  return {};
+}
+
+tl::gpu::CodegenOptions tma_options(int warps, int stages = 0, bool in_flight = true) {
+  tl::gpu::CodegenOptions cg;
+  cg.num_warps = warps;
+  cg.num_stages = stages;
+  cg.wgmma = true;
+  cg.wgmma_in_flight = in_flight;
+  cg.tma = true;
+  return cg;
+}
+
+// C = A @ Bt^T over tiles of 64 x 64 x 32, its A tile masked by `a_mask`.
+template <class AMask>
+void tile_dot(tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K, AMask a_mask) {
+  constexpr int BM = 64, BN = 64, BK = 32;
+  auto rows = tl::program_id(0) * BM + tl::arange(0, BM);
+  auto cols = tl::program_id(1) * BN + tl::arange(0, BN);
+  auto acc = tl::zeros({BM, BN}, tl::f32);
+  for (auto k : tl::range(0, K, BK)) {
+    auto ks = k + tl::arange(0, BK);
+    auto a = tl::load(A + rows.col() * K + ks.row(), a_mask(rows, ks, M, K), 0.0f);
+    auto b = tl::load(Bt + cols.row() * K + ks.col(), (ks < K).col() & (cols < N).row(), 0.0f);
+    acc = tl::dot(a, b, acc);
+  }
+  tl::store(C + rows.col() * N + cols.row(), acc, (rows < M).col() & (cols < N).row());
+}
+
+std::shared_ptr<const tl::ir::Kernel> tile_dot_ir(const tl::KernelDef& k) {
+  static tl::Buffer a("A", tl::DType::f32, {64, 64}), bt("Bt", tl::DType::f32, {64, 64}), c("C", tl::DType::f32, {64, 64});
+  return tl::build_ir(k, {a, bt, c, tl::Arg(int64_t{64}), tl::Arg(int64_t{64}), tl::Arg(int64_t{64})});
+}
+
+}  // namespace
+
+TEST_CASE("TMA: E1's staged tiles are described as the tensors A, BlT and BrT", "[gpu][codegen]") {
+  const tl::gpu::BenchCase c = e1_at("e1_v1_128", 70, 100, 80);
+  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+  auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(8, 3));
+  // Parameters (A, BlT, BrT, D, M, N, K | BM, BN, BK): A is [M, K] with row
+  // stride K in boxes of 128 x 32; BlT and BrT are [N, K] in boxes of 64 x 32.
+  REQUIRE(k.tensor_maps.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    const tl::gpu::TensorMapSpec& t = k.tensor_maps[i];
+    INFO("tensor map " << i);
+    CHECK(t.base_param == static_cast<int>(i));
+    CHECK(t.dtype == tl::DType::f32);
+    CHECK(t.cols.param == 6);
+    CHECK(t.rows.param == (i == 0 ? 4 : 5));
+    CHECK(t.row_stride.param == 6);
+    CHECK(t.box_cols == 32);
+    CHECK(t.box_rows == (i == 0 ? 128 : 64));
+    CHECK(t.swizzle128);
+  }
+  const std::string body = k.source.substr(k.source.find("__global__"));
+  CHECK(has(body, "const __grid_constant__ ts_tensor_map ts_tmap2, int ts_tma_ok)"));
+  CHECK(has(body, "ts_mbar_expect_tx(ts_bar, 32768u);"));  // 128 x 32 + 2 x 64 x 32 floats a stage
+  CHECK(has(body, "ts_tma_load_2d(ts_stage + 0, &ts_tmap0, "));
+  CHECK(has(body, "ts_mbar_wait("));
+  CHECK(has(body, "ts_mbar_inval("));
+  // The cp.async copies stay, for launches that cannot describe the tensors.
+  CHECK(has(body, "ts_cp_async16(ts_dst, ts_src, 16);"));
+  // Groups in flight (three stages): the copies of iteration i + 2 go out
+  // after the wait that retires iteration i - 1's groups, into its stage.
+  CHECK(has(body, "const int64_t ts_next = it29 + 2 * (int64_t)r28;"));
+  CHECK(body.rfind("ts_tma_load_2d(") > body.find("ts_wgmma_wait<2>();"));
+  // ptxas takes it for sm_90a (CI has no GPU to run it).
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+  // Off, or without wgmma: no tensor maps and the signature of before.
+  tl::gpu::CodegenOptions off = tma_options(8, 3);
+  off.tma = false;
+  CHECK(tl::gpu::lower(*ir, off).tensor_maps.empty());
+  off = tma_options(8, 3);
+  off.wgmma = false;
+  CHECK_FALSE(has(tl::gpu::lower(*ir, off).source, "ts_tma_ok"));
+  // E1 v2's B, BiT, is [2 N, K]: its row bound is 2 * N, a product the
+  // launcher computes (and refuses past i32).
+  const tl::gpu::BenchCase v2 = e1_at("e1_v2", 70, 100, 80);
+  puzzles::RunBuffers b2 = puzzles::make_buffers(*v2.puzzle, v2.set, 0);
+  const tl::gpu::LoweredKernel k2 = tl::gpu::lower(*tl::build_ir(*v2.puzzle->solution, puzzles::launch_args(v2.set, b2)), tma_options(4));
+  REQUIRE(k2.tensor_maps.size() == 2);
+  CHECK(k2.tensor_maps[1].rows.param == 4);  // (A, BiT, D, M, N, K | ...)
+  CHECK(k2.tensor_maps[1].rows.scale == 2);
+}
+
+TEST_CASE("TMA: a mask that is not `index < launch value` on both axes keeps cp.async", "[gpu][codegen]") {
+  static const tl::KernelDef plain("plain", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
+    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int K) { return (rows < M).col() & (ks < K).row(); });
+  });
+  // The same elements, but the k bound is K - 1 with <=, which the launcher
+  // cannot read as an extent.
+  static const tl::KernelDef shifted("shifted", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
+    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int K) { return (rows < M).col() & (ks <= K - 1).row(); });
+  });
+  // Rows bounded, k not: no extent for the tensor's columns.
+  static const tl::KernelDef rows_only("rows_only", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
+    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int) { return (rows < M).col() & (ks >= 0).row(); });
+  });
+  CHECK(tl::gpu::lower(*tile_dot_ir(plain), tma_options(4)).tensor_maps.size() == 2);
+  // One tile that does not qualify keeps the whole pipeline on cp.async.
+  CHECK(tl::gpu::lower(*tile_dot_ir(shifted), tma_options(4)).tensor_maps.empty());
+  CHECK(tl::gpu::lower(*tile_dot_ir(rows_only), tma_options(4)).tensor_maps.empty());
+}
+
+TEST_CASE("tensor_map_unusable names what keeps a tensor from the TMA unit", "[gpu][codegen]") {
+  tl::gpu::TensorMapRequest r;
+  r.base = 4096;
+  r.cols = 80, r.rows = 70, r.row_stride = 80;
+  r.box_cols = 32, r.box_rows = 128;
+  r.swizzle128 = true;
+  CHECK(tl::gpu::tensor_map_unusable(r).empty());
+  auto why = [&](auto change) {
+    tl::gpu::TensorMapRequest x = r;
+    change(x);
+    return tl::gpu::tensor_map_unusable(x);
+  };
+  CHECK(has(why([](auto& x) { x.base += 4; }), "base address"));
+  CHECK(has(why([](auto& x) { x.row_stride = x.cols = 78; }), "multiple of 16 bytes"));
+  CHECK(has(why([](auto& x) { x.rows = 0; }), "empty"));
+  CHECK(has(why([](auto& x) { x.cols = 84; }), "overlap"));
+  // The last element the mask admits at (rows - 1) * stride + cols - 1: at
+  // 2^31 - 1 it still fits the kernel's i32 offsets, one further it wraps.
+  CHECK(why([](auto& x) { x.rows = 2, x.row_stride = x.cols = 1073741824; }) == "");
+  CHECK(has(why([](auto& x) { x.rows = 3, x.row_stride = x.cols = 1073741824; }), "i32"));
+}
+
+TEST_CASE("emulated: TMA copies compute what the interpreter computes", "[gpu][emulated]") {
+  // K = 80: rows of 320 bytes, TMA; K = 78: rows of 312 bytes, which the TMA
+  // unit cannot stride, so the same kernel runs its cp.async copies.
+  for (auto [name, warps, stages, in_flight, K] :
+       {std::tuple{"e1_v1", 4, 0, true, 80}, std::tuple{"e1_v1_128", 8, 3, true, 80}, std::tuple{"e1_v1", 4, 2, true, 80},
+        std::tuple{"e1_v1", 4, 4, false, 80}, std::tuple{"e1_v1_128", 8, 0, true, 78}, std::tuple{"e1_v2", 4, 0, true, 80}}) {
+    const tl::gpu::BenchCase c = e1_at(name, 70, 100, K);
+    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, stages " << stages << ", in flight " << in_flight);
+    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
+    const tl::Grid grid = puzzles::grid_for(c.set);
+    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
+    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, eb);
+    auto ir = tl::build_ir(*c.puzzle->solution, args);
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(warps, stages, in_flight));
+    REQUIRE(k.tensor_maps.size() == (std::string(name) == "e1_v2" ? 2 : 3));
+    gpu_host::HostKernel h(*ir, k);
+    h.run(grid, args);
+    CHECK(h.tma_used() == (K % 4 == 0));
+    tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib.output, eb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
+    INFO(d.str());
+    CHECK(d.pass);
+  }
+}
+
+#endif  // TILESCOPE_HAVE_GPU
