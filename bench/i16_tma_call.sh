@@ -68,6 +68,16 @@ rm -f "$OUT/memcheck.tmp"
 timeout 300 "$TS" bench --gpu --wgmma --case "${CASES:-e1_v1,e1_v1_128,e1_v2}" --json-out "$OUT/bench.json" \
   > "$OUT/bench.log" 2>&1
 log "bench: exit $?"
+if [ "${AB:-0}" = 1 ]; then
+  # Fixed configuration, paired dots against one wgmma per dot.
+  for extra in "" "--no-dot-pairs"; do
+    # shellcheck disable=SC2086
+    timeout 120 "$TS" bench --gpu --case e1_v1_128 --warps 8 --stages 3 --wgmma --tma $extra >> "$OUT/ab.log" 2>&1
+    # shellcheck disable=SC2086
+    timeout 120 "$TS" bench --gpu --case e1_v1 --warps 4 --stages 3 --wgmma --tma $extra >> "$OUT/ab.log" 2>&1
+  done
+  grep -E '^e1|config' "$OUT/ab.log" | tee -a "$SUMMARY"
+fi
 if [ -f "$ANCHOR/triton_at_scale.py" ]; then
   (cd "$ANCHOR" && PYTHONUNBUFFERED=1 timeout 150 python3 triton_at_scale.py) > "$OUT/triton.log" 2>&1
   log "triton_at_scale.py: exit $?"

@@ -75,6 +75,7 @@ int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptio
   cg.num_stages = static_cast<int>(args.int_value("stages", 0));
   cg.wgmma_in_flight = !args.flag("wgmma-wait");
   cg.tma = args.flag("tma");
+  cg.wgmma_pair_dots = !args.flag("no-dot-pairs");
   if (cg.tma && !cg.wgmma) throw UsageError("--tma needs --wgmma (TMA feeds the wgmma pipelines)");
   cg.tf32_cut_staged = args.flag("tf32-cut");
   if (cg.num_stages != 0 && (cg.num_stages < 2 || cg.num_stages > 4)) throw UsageError("--stages must be 2, 3 or 4");

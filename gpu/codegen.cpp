@@ -224,6 +224,7 @@ LoweredKernel Emitter::run() {
   for (size_t i = 0; i < k_.params.size(); ++i)
     if (k_.params[i].kind != ir::ParamKind::Constant) out.params.push_back(static_cast<int>(i));
   out.tensor_maps = tensor_maps_;
+  for (const Pipeline& p : pipelines_) out.wgmma_dot_pairs += static_cast<int>(p.wgmma_pairs.size());
   if (smem_bytes_ > kMaxSharedBytes)
     throw CodegenError("kernel " + k_.name + " needs " + std::to_string(smem_bytes_) +
                        " bytes of shared memory for its tiles, more than the " + std::to_string(kMaxSharedBytes) +
@@ -244,6 +245,25 @@ LoweredKernel Emitter::run() {
         << n / 2 + 1 << ", p, 1, 1;\\n}\\n\"\n    : " << outs << "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n"
         << "#else\nTS_INLINE void " << fn << "(float* d, uint64_t a, uint64_t b) { emu_wgmma_tf32(d, a, b, " << n
         << "); }\n#endif\n";
+  }
+  // Fused pairs (Pipeline::wgmma_pairs): the first dot's accumulator holds
+  // columns 0..N/2-1 of the wide result, the second's the rest.
+  for (int64_t n : wgmma_pair_widths_) {
+    const std::string fn = "ts_wgmma_tf32_pair_n" + std::to_string(n);
+    std::string regs, outs;
+    for (int64_t i = 0; i < n / 2; ++i) {
+      regs += (i ? ", %" : "%") + std::to_string(i);
+      outs += std::string(i ? ", " : "") + "\"+f\"(" + (i < n / 4 ? "d0[" + std::to_string(i) : "d1[" + std::to_string(i - n / 4)) + "])";
+    }
+    src << "#ifndef TS_HOST_MMA\nTS_INLINE void " << fn << "(float* d0, float* d1, uint64_t a, uint64_t b) {\n"
+        << "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" << n / 2 + 2 << ", 0;\\n"
+        << "wgmma.mma_async.sync.aligned.m64n" << n << "k8.f32.tf32.tf32 {" << regs << "}, %" << n / 2 << ", %"
+        << n / 2 + 1 << ", p, 1, 1;\\n}\\n\"\n    : " << outs << "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n"
+        << "#else\nTS_INLINE void " << fn << "(float* d0, float* d1, uint64_t a, uint64_t b) {\n"
+        << "  float d[" << n / 2 << "];\n"
+        << "  for (int i = 0; i < " << n / 4 << "; ++i) d[i] = d0[i], d[i + " << n / 4 << "] = d1[i];\n"
+        << "  emu_wgmma_tf32(d, a, b, " << n << ");\n"
+        << "  for (int i = 0; i < " << n / 4 << "; ++i) d0[i] = d[i], d1[i] = d[i + " << n / 4 << "];\n}\n#endif\n";
   }
   src << "\n"
       << "// Kernel " << k_.name << ": " << threads_ << " threads per program (" << opt_.num_warps

@@ -61,6 +61,11 @@ struct CodegenOptions {
   // driver entry point), the kernel runs its cp.async copies instead, so
   // results never depend on it.
   bool tma = false;
+  // With wgmma groups in flight: two dots of one A operand whose B tiles
+  // are staged side by side (E1 v1's left and right halves) run as one
+  // wgmma of twice the width (m64n128 for two n64), halving the wgmma
+  // instructions and A's reads from shared memory.
+  bool wgmma_pair_dots = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both
@@ -123,6 +128,7 @@ struct LoweredKernel {
   // `ts_tensor_map`, __grid_constant__), then `int ts_tma_ok`, nonzero when
   // the launcher encoded every map (KernelArgs); none when empty.
   std::vector<TensorMapSpec> tensor_maps;
+  int wgmma_dot_pairs = 0;  // pairs of dots run as one wgmma (CodegenOptions::wgmma_pair_dots)
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

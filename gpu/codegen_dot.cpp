@@ -144,6 +144,11 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     // read them early (PTX leaves that undefined).
     declared_[dst] = true;
     line("float (&" + name(dst) + ")[" + std::to_string(ld.slots) + "] = " + name(in.args[2]) + ";");
+    if (p->wgmma_pair_seconds.count(&in)) {
+      // Computed with its pair's first dot, in the same group.
+      wgmma_group_done(*p, in.args[2]);
+      return;
+    }
   } else {
     declare(dst);
     for_slots(ld.slots, [&](const std::string& s) { line(at(dst, s) + " = " + (in.has_acc ? at(in.args[2], s) : "0.0f") + ";"); });
@@ -221,15 +226,18 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const bool swizzled = staged_operand_in(*p, a, &a_t)->swizzle128;
     if (swizzled != staged_operand_in(*p, b, &b_t)->swizzle128)
       throw CodegenError("wgmma operands of one dot staged in two layouts");  // wgmma_fits admits K of one size
-    wgmma_widths_.insert(N);
-    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(N);
+    auto pair = p->wgmma_pairs.find(&in);
+    const bool paired = pair != p->wgmma_pairs.end();
+    (paired ? wgmma_pair_widths_ : wgmma_widths_).insert(paired ? 2 * N : N);
+    const std::string fn = paired ? "ts_wgmma_tf32_pair_n" + std::to_string(2 * N) : "ts_wgmma_tf32_n" + std::to_string(N);
+    const std::string accumulators = paired ? name(dst) + ", " + name(pair->second->args[2]) : name(dst);
     const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
     const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
     const int64_t k_step = swizzled ? 8 : 64;  // elements from one k8 step to the next
     line("const int ts_wg = tid >> 7;");
     line("ts_wgmma_fence();");
     for (int64_t kk = 0; kk < K / 8; ++kk)
-      line(fn + "(" + name(dst) + ", " + desc + A.base + " + ts_wg * " + std::to_string(64 * K) + " + " +
+      line(fn + "(" + accumulators + ", " + desc + A.base + " + ts_wg * " + std::to_string(64 * K) + " + " +
            std::to_string(k_step * kk) + tail + ", " + desc + B.base + " + " + std::to_string(k_step * kk) + tail + ");");
     line("ts_wgmma_commit();");
     if (p->wgmma_async) {
@@ -237,11 +245,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
       // flight and the previous iteration's are done, so their stage may
       // take new copies. The accumulators are the loop's own arrays (see the
       // alias above): nothing reads them until the loop ends.
-      p->wgmma_accumulators.push_back(in.args[2]);
-      if (p->wgmma_accumulators.size() == static_cast<size_t>(p->wgmma_dots)) {
-        line("ts_wgmma_wait<" + std::to_string(p->wgmma_dots) + ">();");
-        if (p->late_issue) issue_after_wait(*p);
-      }
+      wgmma_group_done(*p, in.args[2]);
     } else {
       line("ts_wgmma_wait0();");
       // The accumulators are the asm's until the wait: no access moves above it.
@@ -419,6 +423,16 @@ void Emitter::dot(const ir::Instr& in) {
   });
   line("__syncthreads();");
   close();
+}
+
+void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
+  // After the body's last dot its own groups stay in flight and the
+  // previous iteration's are retired, so their stage may take new copies.
+  p.wgmma_accumulators.push_back(accumulator);
+  if (p.wgmma_accumulators.size() == static_cast<size_t>(p.wgmma_dots)) {
+    line("ts_wgmma_wait<" + std::to_string(p.wgmma_groups) + ">();");
+    if (p.late_issue) issue_after_wait(p);
+  }
 }
 
 }  // namespace tl::gpu::detail

@@ -213,7 +213,13 @@ class Emitter {
     // the stage the previous iteration's group may still read.
     bool wgmma_async = false;
     int ahead = 1;           // iterations whose copies are in flight
-    int wgmma_dots = 0;      // wgmma dots in the body: one group each per iteration
+    int wgmma_dots = 0;      // wgmma dots in the body
+    int wgmma_groups = 0;    // wgmma groups an iteration commits: one per dot, one per fused pair
+    // Pairs of dots of one A whose B tiles sit side by side in the stage
+    // (E1's left and right halves): one wgmma of twice the width computes
+    // both (CodegenOptions::wgmma_pair_dots). first -> second.
+    std::map<const ir::Instr*, const ir::Instr*> wgmma_pairs;
+    std::set<const ir::Instr*> wgmma_pair_seconds;
     std::vector<int> wgmma_accumulators;  // emitted so far; waited for (wait_group 0) when the loop ends
     // Every staged load comes by TMA (where the launcher could describe
     // the tensors: ts_tma_ok), each stage completing on its own mbarrier
@@ -231,6 +237,9 @@ class Emitter {
   };
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);
+  // A wgmma dot's group is committed (or its pair's): after the body's last
+  // dot, the wait that leaves this iteration's groups in flight.
+  void wgmma_group_done(Pipeline& p, int accumulator);
   // codegen_tma.cpp: whether staged load `s` is a plain rectangle of a 2-D
   // tensor the TMA unit can copy, and how.
   struct TmaMatch {
@@ -253,6 +262,9 @@ class Emitter {
   // The element offset of vector (ts_o, ts_i) of a staged load in its region.
   std::string staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const;
   std::set<int64_t> wgmma_widths_;  // the N of each wgmma helper the kernel needs
+  std::set<int64_t> wgmma_pair_widths_;  // the same for fused pairs (twice one dot's N)
+  // Whether dots x and then y of p's body can run as one wgmma (Pipeline::wgmma_pairs).
+  bool wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const;
   bool swizzled_stages_ = false;     // some stage holds 128-byte swizzled rows: 1024-byte alignment
   void plan_pipelines();
   std::optional<StagedLoad> stage_plan(const ir::Instr& load, const Pipeline& p) const;

@@ -307,10 +307,20 @@ void Emitter::plan_pipelines() {
         }
       }
     }
-    if (p.wgmma)
-      p.wgmma_dots = static_cast<int>(std::count_if(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
-        return in.op == ir::Op::Dot && layouts_[in.dst].mma;
-      }));
+    if (p.wgmma) {
+      std::vector<const ir::Instr*> dots;
+      for (const ir::Instr& in : body.instrs)
+        if (in.op == ir::Op::Dot && layouts_[in.dst].mma) dots.push_back(&in);
+      p.wgmma_dots = static_cast<int>(dots.size());
+      if (p.wgmma_async && opt_.wgmma_pair_dots)
+        for (size_t i = 0; i + 1 < dots.size(); ++i)
+          if (wgmma_pairable(*dots[i], *dots[i + 1], p)) {
+            p.wgmma_pairs[dots[i]] = dots[i + 1];
+            p.wgmma_pair_seconds.insert(dots[i + 1]);
+            ++i;
+          }
+      p.wgmma_groups = p.wgmma_dots - static_cast<int>(p.wgmma_pairs.size());
+    }
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes + (p.tma ? 8 * p.stages : 0));
     pipelines_.push_back(std::move(p));
   }
@@ -338,6 +348,22 @@ bool Emitter::wgmma_fits(const Pipeline& p) const {
     }
   }
   return any;
+}
+
+bool Emitter::wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const {
+  if (x.args[0] != y.args[0] || !(layouts_[x.dst] == layouts_[y.dst])) return false;
+  bool xt = false, yt = false, at = false;
+  const StagedLoad* a = staged_operand_in(p, x.args[0], &at);
+  const StagedLoad* bx = staged_operand_in(p, x.args[1], &xt);
+  const StagedLoad* by = staged_operand_in(p, y.args[1], &yt);
+  if (!a || !bx || !by || xt || yt || bx == by) return false;
+  if (bx->swizzle128 != a->swizzle128 || by->swizzle128 != a->swizzle128 || !a->swizzle128) return false;
+  // One K-major operand of 2 N rows: y's rows right after x's.
+  const int64_t elem = byte_size(type(bx->reg).dtype);
+  if (bx->inner != by->inner || bx->outer != by->outer || by->offset != bx->offset + bx->outer * bx->inner * elem)
+    return false;
+  const int64_t N = type(x.dst).shape.back();
+  return N == type(y.dst).shape.back() && 2 * N <= 256;
 }
 
 bool Emitter::wgmma_accumulates_in_place(const ir::Instr& in, const Pipeline& p) const {

@@ -167,6 +167,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   for (size_t j = 0; j < extra_outputs.size(); ++j)
     extra_outputs[j].upload(host.extra_outputs[j].data(), host.extra_outputs[j].size_bytes());
   r.config.tma = !lowered.tensor_maps.empty() && kargs[0].tma_ok();
+  r.config.dot_pairs = lowered.wgmma_dot_pairs;
   launch(d, k, grid, kargs[0]);
   synchronize(d, lowered.name);
   output.download(host.output.data(), host.output.size_bytes());
@@ -188,14 +189,21 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
 
   for (int i = 0; i < opt.warmup; ++i) launch(d, k, grid, kargs[static_cast<size_t>(i % r.copies)]);
   synchronize(d, lowered.name);
-  EventTimer t(d);
-  std::vector<double> ms;
+  // Every run is queued before any is waited for, each between its own pair
+  // of events: the queue stays ahead of the GPU, so a run's start event
+  // fires as the previous run ends and the interval holds the kernel, not
+  // the host's launch latency (timed from an idle GPU, one launch at a time,
+  // it added 3-8 us to every run: bench/RESULTS.md, issue 16 fifth round).
+  // Triton's do_bench likewise queues each run behind its cache flush.
+  std::vector<std::unique_ptr<EventTimer>> timers;
+  for (int i = 0; i < opt.runs; ++i) timers.push_back(std::make_unique<EventTimer>(d));
   for (int i = 0; i < opt.runs; ++i) {
-    t.start();
+    timers[static_cast<size_t>(i)]->start();
     launch(d, k, grid, kargs[static_cast<size_t>(i % r.copies)]);
-    t.stop();
-    ms.push_back(t.elapsed_ms());
+    timers[static_cast<size_t>(i)]->stop();
   }
+  std::vector<double> ms;
+  for (auto& t : timers) ms.push_back(t->elapsed_ms());
   std::sort(ms.begin(), ms.end());
   r.runs = opt.runs;
   r.median_ms = percentile(ms, 0.5);
@@ -339,6 +347,7 @@ std::string BenchConfig::str() const {
   if (interleave > 1) s += ", " + std::to_string(interleave) + " programs a trip";
   if (wgmma) s += wgmma_in_flight ? ", wgmma" : ", wgmma (groups waited for at once)";
   if (tma) s += ", TMA";
+  if (dot_pairs) s += ", " + std::to_string(dot_pairs) + (dot_pairs == 1 ? " pair" : " pairs") + " of dots as one wgmma";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
 }
@@ -431,7 +440,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma},
+                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"dot_pairs", b.dot_pairs},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

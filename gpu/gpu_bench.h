@@ -51,6 +51,7 @@ struct BenchConfig {
   bool wgmma = false;           // CodegenOptions::wgmma
   bool wgmma_in_flight = true;  // CodegenOptions::wgmma_in_flight (matters at 3 or 4 stages)
   bool tma = false;             // the staged tiles came by TMA (CodegenOptions::tma, and the launch could describe them)
+  int dot_pairs = 0;            // pairs of dots run as one wgmma (CodegenOptions::wgmma_pair_dots)
   int64_t launch_blocks = 0;    // blocks launched (the logical grid's count unless persistent)
   std::string blocks;           // the block sizes, "BM=64, BN=64, ..."
   std::string str() const;      // "warps 8, stages auto, BM=64, ..." (one line)

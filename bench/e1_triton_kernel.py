@@ -1,0 +1,35 @@
+"""E1's 128x64x32 configuration in Triton, launched a few times, for Nsight
+Compute to profile beside tilescope's kernel (bench/i16_e1_profile_call.sh):
+D = sigmoid(A @ BlT^T) * tanh(A @ BrT^T) at M = 1024, N = 2048, K = 2048,
+Triton's default warps and stages, as bench/RESULTS.md's Triton column runs it."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def split_activation(A, BlT, BrT, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                     BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    left = tl.zeros((BM, BN), dtype=tl.float32)
+    right = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        ks = k + tl.arange(0, BK)
+        a = tl.load(A + rows[:, None] * K + ks[None, :])
+        at = cols[None, :] * K + ks[:, None]
+        left += tl.dot(a, tl.load(BlT + at))
+        right += tl.dot(a, tl.load(BrT + at))
+    tl.store(D + rows[:, None] * N + cols[None, :], tl.sigmoid(left) * (2 * tl.sigmoid(2 * right) - 1))
+
+
+M, N, K = 1024, 2048, 2048
+A = torch.randn(M, K, device="cuda")
+BlT = torch.randn(N, K, device="cuda")
+BrT = torch.randn(N, K, device="cuda")
+D = torch.empty(M, N, device="cuda")
+for _ in range(4):
+    compiled = split_activation[(M // 128, N // 64)](A, BlT, BrT, D, M, N, K, 128, 64, 32)
+torch.cuda.synchronize()
+print("num_warps", compiled.metadata.num_warps, "num_stages", compiled.metadata.num_stages,
+      "shared", compiled.metadata.shared, "registers", getattr(compiled, "n_regs", "?"))
