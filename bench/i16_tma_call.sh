@@ -41,7 +41,7 @@ for v in "e1_v1 --warps 4" "e1_v1 --warps 8" "e1_v1 --warps 4 --stages 2" "e1_v1
 done
 
 if [ "${TESTS:-0}" = 1 ]; then
-  timeout 300 "$BUILD/tests/tilescope_tests" "GPU: TMA*" "the tensor cores read*" "every puzzle solution on the GPU*" \
+  timeout 300 "$BUILD/tests/tilescope_tests" "GPU: TMA*,the tensor cores read*,every puzzle solution on the GPU*" \
     > "$OUT/tests.log" 2>&1
   log "GPU tests: exit $? $(tail -3 "$OUT/tests.log" | tr '\n' ' ')"
   log "done"

@@ -61,9 +61,9 @@ struct CodegenOptions {
   // driver entry point), the kernel runs its cp.async copies instead, so
   // results never depend on it.
   bool tma = false;
-  // With wgmma groups in flight: two dots of one A operand whose B tiles
-  // are staged side by side (E1 v1's left and right halves) run as one
-  // wgmma of twice the width (m64n128 for two n64), halving the wgmma
+  // With TMA and wgmma groups in flight: two dots of one A operand whose B
+  // tiles are staged side by side (E1 v1's left and right halves) run as
+  // one wgmma of twice the width (m64n128 for two n64), halving the wgmma
   // instructions and A's reads from shared memory.
   bool wgmma_pair_dots = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a

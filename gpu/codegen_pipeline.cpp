@@ -312,7 +312,9 @@ void Emitter::plan_pipelines() {
       for (const ir::Instr& in : body.instrs)
         if (in.op == ir::Op::Dot && layouts_[in.dst].mma) dots.push_back(&in);
       p.wgmma_dots = static_cast<int>(dots.size());
-      if (p.wgmma_async && opt_.wgmma_pair_dots)
+      // Only with the copies after the wait (TMA pipelines and their
+      // cp.async fallback): the form measured and checked on a GPU.
+      if (p.late_issue && opt_.wgmma_pair_dots)
         for (size_t i = 0; i + 1 < dots.size(); ++i)
           if (wgmma_pairable(*dots[i], *dots[i + 1], p)) {
             p.wgmma_pairs[dots[i]] = dots[i + 1];

@@ -100,6 +100,17 @@ TEST_CASE("TMA: E1's staged tiles are described as the tensors A, BlT and BrT", 
   // after the wait that retires iteration i - 1's groups, into its stage.
   CHECK(has(body, "const int64_t ts_next = it29 + 2 * (int64_t)r28;"));
   CHECK(body.rfind("ts_tma_load_2d(") > body.find("ts_wgmma_wait<1>();"));
+  // The left and right dots share A and their B tiles sit side by side: one
+  // m64n128 wgmma computes both accumulators, one group a step.
+  CHECK(has(body, "ts_wgmma_tf32_pair_n128(r"));
+  CHECK_FALSE(has(body, "ts_wgmma_tf32_n64(r"));
+  CHECK(k.wgmma_dot_pairs == 1);
+  tl::gpu::CodegenOptions unpaired = tma_options(8, 3);
+  unpaired.wgmma_pair_dots = false;
+  const std::string apart = tl::gpu::lower(*ir, unpaired).source;
+  CHECK(has(apart, "ts_wgmma_tf32_n64(r"));
+  CHECK(has(apart, "ts_wgmma_wait<2>();"));
+  CHECK_FALSE(has(apart, "ts_wgmma_tf32_pair_n"));
   // ptxas takes it for sm_90a (CI has no GPU to run it).
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
   // Off, or without wgmma: no tensor maps and the signature of before.
@@ -163,17 +174,24 @@ TEST_CASE("tensor_map_unusable names what keeps a tensor from the TMA unit", "[g
 TEST_CASE("emulated: TMA copies compute what the interpreter computes", "[gpu][emulated]") {
   // K = 80: rows of 320 bytes, TMA; K = 78: rows of 312 bytes, which the TMA
   // unit cannot stride, so the same kernel runs its cp.async copies.
-  for (auto [name, warps, stages, in_flight, K] :
-       {std::tuple{"e1_v1", 4, 0, true, 80}, std::tuple{"e1_v1_128", 8, 3, true, 80}, std::tuple{"e1_v1", 4, 2, true, 80},
-        std::tuple{"e1_v1", 4, 4, false, 80}, std::tuple{"e1_v1_128", 8, 0, true, 78}, std::tuple{"e1_v2", 4, 0, true, 80}}) {
+  // Groups in flight pair E1 v1's dots (one m64n128 wgmma); once unpaired.
+  for (auto [name, warps, stages, in_flight, K, pair] :
+       {std::tuple{"e1_v1", 4, 0, true, 80, true}, std::tuple{"e1_v1_128", 8, 3, true, 80, true},
+        std::tuple{"e1_v1", 4, 2, true, 80, true}, std::tuple{"e1_v1", 4, 4, false, 80, true},
+        std::tuple{"e1_v1_128", 8, 0, true, 78, true}, std::tuple{"e1_v2", 4, 0, true, 80, true},
+        std::tuple{"e1_v1_128", 8, 3, true, 80, false}}) {
     const tl::gpu::BenchCase c = e1_at(name, 70, 100, K);
-    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, stages " << stages << ", in flight " << in_flight);
+    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, stages " << stages << ", in flight " << in_flight
+              << ", paired " << pair);
     puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
     const tl::Grid grid = puzzles::grid_for(c.set);
     tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
     const std::vector<tl::Arg> args = puzzles::launch_args(c.set, eb);
     auto ir = tl::build_ir(*c.puzzle->solution, args);
-    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(warps, stages, in_flight));
+    tl::gpu::CodegenOptions cg = tma_options(warps, stages, in_flight);
+    cg.wgmma_pair_dots = pair;
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+    CHECK(has(k.source, "ts_wgmma_tf32_pair_n128(r") == (pair && in_flight && stages != 2 && std::string(name) != "e1_v2"));
     REQUIRE(k.tensor_maps.size() == (std::string(name) == "e1_v2" ? 2 : 3));
     gpu_host::HostKernel h(*ir, k);
     h.run(grid, args);

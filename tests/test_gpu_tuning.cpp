@@ -265,10 +265,7 @@ TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor",
     INFO(name << " at " << warps << " warps");
     const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
     const std::string body = body_of(k.source);
-    // The left and right dots share A and their B tiles sit side by side:
-    // one m64n128 wgmma computes both accumulators.
-    CHECK(has(body, "ts_wgmma_tf32_pair_n128(r"));
-    CHECK_FALSE(has(body, "ts_wgmma_tf32_n64(r"));
+    CHECK(has(body, "ts_wgmma_tf32_n64(r"));
     CHECK(has(body, "ts_fence_proxy_async();"));
     CHECK_FALSE(has(body, "ts_mma_tf32(&r"));
     CHECK_FALSE(has(body, "ts_ldsm_x4("));
@@ -278,17 +275,12 @@ TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor",
     CHECK(has(body, "__align__(1024) unsigned char ts_smem[]"));
     // Four stages by default: a group stays in flight across iterations, in
     // the accumulator's own registers, and is waited for after the loop.
-    CHECK(has(body, "ts_wgmma_wait<1>();"));  // one (fused) group a step in flight
+    CHECK(has(body, "ts_wgmma_wait<2>();"));  // two dots a step: both groups in flight
     CHECK(has(body, "float (&r"));
     CHECK(has(body, "ts_wgmma_wait0();"));
-    CHECK(body.find("ts_wgmma_wait0();") > body.rfind("ts_wgmma_wait<1>();"));
-    // Unpaired: two n64 groups a step, both in flight.
-    tl::gpu::CodegenOptions unpaired = cg;
-    unpaired.wgmma_pair_dots = false;
-    const std::string apart = body_of(tl::gpu::lower(*ir, unpaired).source);
-    CHECK(has(apart, "ts_wgmma_tf32_n64(r"));
-    CHECK(has(apart, "ts_wgmma_wait<2>();"));
-    CHECK_FALSE(has(apart, "ts_wgmma_tf32_pair_n"));
+    CHECK(body.find("ts_wgmma_wait0();") > body.rfind("ts_wgmma_wait<2>();"));
+    // Dots are paired only with TMA (test_gpu_tma.cpp).
+    CHECK_FALSE(has(body, "ts_wgmma_tf32_pair_n"));
     // ptxas takes it for sm_90a (CI has no GPU to run it).
     CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
     // Two stages leave no room for a group in flight: each is waited for at once.
@@ -296,7 +288,6 @@ TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor",
     two.num_stages = 2;
     const std::string sync = body_of(tl::gpu::lower(*ir, two).source);
     CHECK(has(sync, "ts_wgmma_wait0();"));
-    CHECK(has(sync, "ts_wgmma_tf32_n64(r"));  // pairs only where groups stay in flight
     CHECK_FALSE(has(sync, "ts_wgmma_wait<"));
     CHECK_FALSE(has(sync, "float (&r"));
     // Or at four stages when asked (the tuner tries both).
@@ -317,13 +308,11 @@ TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor",
 TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][emulated]") {
   // Stages: the default (four: a group in flight), three, and two (each
   // group waited for at once).
-  // Paired dots (one m64n128 wgmma for left and right) wherever groups stay
-  // in flight, and once unpaired.
-  for (auto [name, warps, stages, in_flight, pair] :
-       {std::tuple{"e1_v1", 4, 0, true, true}, std::tuple{"e1_v1_128", 8, 0, true, true}, std::tuple{"e1_v1", 4, 3, true, true},
-        std::tuple{"e1_v1", 4, 2, true, true}, std::tuple{"e1_v1", 4, 4, false, true}, std::tuple{"e1_v1_128", 8, 3, true, false}}) {
+  for (auto [name, warps, stages, in_flight] :
+       {std::tuple{"e1_v1", 4, 0, true}, std::tuple{"e1_v1_128", 8, 0, true}, std::tuple{"e1_v1", 4, 3, true},
+        std::tuple{"e1_v1", 4, 2, true}, std::tuple{"e1_v1", 4, 4, false}}) {
     const tl::gpu::BenchCase c = e1_small(name);
-    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, stages " << stages << ", in flight " << in_flight << ", paired " << pair);
+    INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, stages " << stages << ", in flight " << in_flight);
     puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
     const tl::Grid grid = puzzles::grid_for(c.set);
     tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
@@ -334,9 +323,8 @@ TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][e
     cg.num_stages = stages;
     cg.wgmma = true;
     cg.wgmma_in_flight = in_flight;
-    cg.wgmma_pair_dots = pair;
     const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
-    REQUIRE(has(k.source, pair && in_flight && stages != 2 ? "ts_wgmma_tf32_pair_n128(r" : "ts_wgmma_tf32_n64(r"));
+    REQUIRE(has(k.source, "ts_wgmma_tf32_n64(r"));
     gpu_host::HostKernel h(*ir, k);
     h.run(grid, args);
     tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib.output, eb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
