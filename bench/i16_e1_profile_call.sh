@@ -6,19 +6,13 @@
 #
 # Usage from the repository root, .debs/ carried:  OUT=/tmp/p bench/i16_e1_profile_call.sh
 set -u -o pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=${OUT:-$ROOT/gpu-results}
-BUILD=${BUILD:-$ROOT/build-gpu}
-mkdir -p "$OUT"
-SUMMARY="$OUT/summary.txt"
-TS="$BUILD/tilescope"
-export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
-log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
+# shellcheck source=bench/device_call_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 SECTIONS="--clock-control ${CLOCKS:-base} --section SpeedOfLight --section LaunchStats --section Occupancy --section InstructionStats --section SchedulerStats --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis"
 
 log "E1 profile call on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-OUT="$BUILD-logs" STEPS=build BUILD_TARGETS=tilescope "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1
+build_targets tilescope
 [ -x "$TS" ] || { log "build failed"; exit 1; }
 log "built"
 # shellcheck disable=SC2086

@@ -12,15 +12,8 @@
 #   device tool's 10-minute limit for one command)
 set -u -o pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=${OUT:-$ROOT/gpu-results}
-BUILD=${BUILD:-$ROOT/build-gpu}
-ANCHOR=${ANCHOR:-$ROOT/.anchor}
-mkdir -p "$OUT"
-SUMMARY="$OUT/summary.txt"
-TS="$BUILD/tilescope"
-export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
-log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
+# shellcheck source=bench/device_call_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 timed() {  # timed NAME LIMIT COMMAND...: output to $OUT/NAME.log, exit status and seconds to the summary
   local name=$1 limit=$2 start=$SECONDS
   shift 2
@@ -33,7 +26,7 @@ timed() {  # timed NAME LIMIT COMMAND...: output to $OUT/NAME.log, exit status a
 log "issue 16, one call, at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 # gpu_run.sh's build step, its logs kept out of $OUT; only the command line
 # tool (the tests are another call's: i16_device_run.sh).
-OUT="$BUILD-logs" STEPS=build BUILD_TARGETS=tilescope "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1
+build_targets tilescope
 [ -x "$TS" ] || { log "build failed"; exit 1; }
 log "built"
 

@@ -6,17 +6,11 @@
 #
 # Usage from the repository root, .debs/ carried:  OUT=/tmp/p bench/i16_profile_call.sh
 set -u -o pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=${OUT:-$ROOT/gpu-results}
-BUILD=${BUILD:-$ROOT/build-gpu}
-mkdir -p "$OUT"
-SUMMARY="$OUT/summary.txt"
-TS="$BUILD/tilescope"
-export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
-log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
+# shellcheck source=bench/device_call_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "issue 16 profile call at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-OUT="$BUILD-logs" STEPS=build "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1
+build_targets
 [ -x "$TS" ] || { log "build failed"; tail -30 "$BUILD-logs"/*.log >> "$SUMMARY"; exit 1; }
 log "built"
 timeout 300 "$BUILD/tests/tilescope_tests" "the tensor cores read f32 operands*" > "$OUT/test.log" 2>&1

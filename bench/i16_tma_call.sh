@@ -13,20 +13,13 @@
 #   OUT=/tmp/tma bench/i16_tma_call.sh
 set -u -o pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=${OUT:-$ROOT/gpu-results}
-BUILD=${BUILD:-$ROOT/build-gpu}
-ANCHOR=${ANCHOR:-$ROOT/.anchor}
-mkdir -p "$OUT"
-SUMMARY="$OUT/summary.txt"
-TS="$BUILD/tilescope"
-export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
-log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
+# shellcheck source=bench/device_call_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "TMA call on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 targets="tilescope"
 [ "${TESTS:-0}" = 1 ] && targets="tilescope tilescope_tests"
-OUT="$BUILD-logs" STEPS=build BUILD_TARGETS="$targets" "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1
+build_targets $targets
 [ -x "$TS" ] || { log "build failed"; tail -30 "$BUILD-logs/build.log" >> "$SUMMARY" 2>/dev/null; exit 1; }
 log "built $targets"
 

@@ -1,5 +1,6 @@
 #include "device_runtime.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <map>
@@ -83,21 +84,26 @@ KernelArgs::KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::
     tma_ok_ = true;
     for (size_t i = 0; i < k.tensor_maps.size() && tma_ok_; ++i) {
       const TensorMapSpec& t = k.tensor_maps[i];
+      // Bounds, stride and base as the kernel receives them: the values
+      // packed above (the bounds' parameters are i32: codegen_tma.cpp).
+      auto packed = [&](int param) {
+        const auto at = std::find(k.params.begin(), k.params.end(), param);
+        if (at == k.params.end())
+          throw std::logic_error("kernel " + k.name + ": tensor map parameter " + std::to_string(param) + " is not passed");
+        return &values_[static_cast<size_t>(at - k.params.begin())];
+      };
       bool wrapped = false;
       auto value = [&](const TensorMapSpec::Value& v) -> int64_t {
         if (v.param < 0) return v.constant;
-        if (v.param >= static_cast<int>(args.size()) || args[static_cast<size_t>(v.param)].kind() != Arg::Kind::Int)
-          throw std::invalid_argument("kernel " + k.name + ": argument " + std::to_string(v.param) + " must be an integer");
-        // The kernel's i32 parameter times the scale, computed there in i32.
-        const __int128 x = static_cast<__int128>(static_cast<int32_t>(args[static_cast<size_t>(v.param)].int_value())) * v.scale;
-        if (x < INT32_MIN || x > INT32_MAX) wrapped = true;
-        return static_cast<int64_t>(x);
+        int32_t x = 0;
+        std::memcpy(&x, packed(v.param), sizeof x);
+        // The product the kernel computes in i32.
+        const __int128 product = static_cast<__int128>(x) * v.scale;
+        if (product < INT32_MIN || product > INT32_MAX) wrapped = true;
+        return static_cast<int64_t>(product);
       };
-      if (t.base_param < 0 || t.base_param >= static_cast<int>(args.size()) ||
-          args[static_cast<size_t>(t.base_param)].kind() != Arg::Kind::Buffer)
-        throw std::invalid_argument("kernel " + k.name + ": argument " + std::to_string(t.base_param) + " must be a buffer");
       TensorMapRequest r;
-      r.base = device_of(args[static_cast<size_t>(t.base_param)].buffer());
+      std::memcpy(&r.base, packed(t.base_param), sizeof r.base);
       r.dtype = t.dtype;
       r.cols = value(t.cols);
       r.rows = value(t.rows);

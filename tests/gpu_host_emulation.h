@@ -338,35 +338,36 @@ struct EmuMbarrier {
   int32_t tx;
 };
 static_assert(sizeof(EmuMbarrier) == 8);
-inline void emu_mbar_maybe_complete(EmuMbarrier& m) {
+inline EmuMbarrier emu_mbar_read(const uint64_t* bar) {
+  EmuMbarrier m;
+  std::memcpy(&m, bar, 8);
+  return m;
+}
+// `arrivals` arrive and the byte count moves by `tx` (+ expected, - landed);
+// with no arrival and no byte left pending the phase completes.
+inline void emu_mbar_update(uint64_t* bar, int arrivals, int32_t tx) {
+  EmuMbarrier m = emu_mbar_read(bar);
+  m.pending = static_cast<uint8_t>(m.pending - arrivals);
+  m.tx += tx;
   if (m.pending == 0 && m.tx == 0) {
     m.parity ^= 1;
     m.pending = m.count;
   }
+  std::memcpy(bar, &m, 8);
 }
 inline void ts_mbar_init(uint64_t* bar, unsigned count) {
-  std::memset(bar, 0, 8);
   EmuMbarrier m{};
   m.count = m.pending = static_cast<uint8_t>(count);
   std::memcpy(bar, &m, 8);
 }
 inline void ts_mbar_fence_init() {}
 inline void ts_mbar_inval(uint64_t* bar) { std::memset(bar, 0, 8); }
-inline void ts_mbar_expect_tx(uint64_t* bar, unsigned bytes) {
-  EmuMbarrier m;
-  std::memcpy(&m, bar, 8);
-  m.tx += static_cast<int32_t>(bytes);
-  --m.pending;
-  emu_mbar_maybe_complete(m);
-  std::memcpy(bar, &m, 8);
-}
+inline void ts_mbar_expect_tx(uint64_t* bar, unsigned bytes) { emu_mbar_update(bar, 1, static_cast<int32_t>(bytes)); }
 // Phase `parity` has completed once the barrier's parity moved past it;
 // until then the thread hands over to the others (one of them arms it).
 inline void ts_mbar_wait(uint64_t* bar, unsigned parity) {
   for (long spins = 0;; ++spins) {
-    EmuMbarrier m;
-    std::memcpy(&m, bar, 8);
-    if (m.parity != (parity & 1u)) return;
+    if (emu_mbar_read(bar).parity != (parity & 1u)) return;
     if (spins > 1000000) {
       std::fprintf(stderr, "emulation: an mbarrier wait never completes\n");
       std::abort();
@@ -390,11 +391,7 @@ inline void ts_tma_load_2d(void* dst, const void* map, int c0, int c1, uint64_t*
       if (x >= 0 && x < cols && y >= 0 && y < rows) std::memcpy(ts_smem + at, base + y * stride + x * elem, static_cast<size_t>(elem));
       else std::memset(ts_smem + at, 0, static_cast<size_t>(elem));
     }
-  EmuMbarrier m;
-  std::memcpy(&m, bar, 8);
-  m.tx -= static_cast<int32_t>(box_cols * box_rows * elem);
-  emu_mbar_maybe_complete(m);
-  std::memcpy(bar, &m, 8);
+  emu_mbar_update(bar, 0, -static_cast<int32_t>(box_cols * box_rows * elem));
 }
 inline void ts_fence_operand(float&) {}
 // Element (row, k) of a K-major tf32 operand. Without swizzle: core

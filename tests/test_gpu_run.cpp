@@ -14,11 +14,11 @@
 #include <random>
 #include <tuple>
 
-#include "bench_cases.h"
 #include "child_process.h"
 #include "codegen.h"
 #include "cubin_cache.h"
 #include "device_runtime.h"
+#include "dot_cases.h"
 #include "gpu_cases.h"
 #include "gpu_check.h"
 #include "gpu_compare.h"
@@ -131,17 +131,7 @@ TEST_CASE("every puzzle solution on the GPU matches the interpreter at every siz
 TEST_CASE("the tensor cores read f32 operands as the interpreter's tf32 truncates them", "[gpu][run]") {
   GPU_OR_SKIP(d);
   static const tl::KernelDef one_hot("one_hot_dot", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
-    constexpr int BM = 64, BN = 64, BK = 32;
-    auto rows = tl::program_id(0) * BM + tl::arange(0, BM);
-    auto cols = tl::program_id(1) * BN + tl::arange(0, BN);
-    auto acc = tl::zeros({BM, BN}, tl::f32);
-    for (auto k : tl::range(0, K, BK)) {
-      auto ks = k + tl::arange(0, BK);
-      auto a = tl::load(A + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f);
-      auto b = tl::load(Bt + cols.row() * K + ks.col(), (ks < K).col() & (cols < N).row(), 0.0f);
-      acc = tl::dot(a, b, acc);
-    }
-    tl::store(C + rows.col() * N + cols.row(), acc, (rows < M).col() & (cols < N).row());
+    dot_cases::tile_dot(A, Bt, C, M, N, K, dot_cases::in_bounds);
   });
   const int64_t M = 128, N = 64, K = 64;
   tl::Buffer a("A", tl::DType::f32, {M, K}), bt("Bt", tl::DType::f32, {N, K});
@@ -214,11 +204,8 @@ TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]")
   }
   for (auto [name, warps, stages, K] : {std::tuple{"e1_v1", 4, 2, 80}, std::tuple{"e1_v1", 4, 4, 80},
                                         std::tuple{"e1_v1_128", 8, 3, 80}, std::tuple{"e1_v1_128", 8, 3, 78}}) {
-    tl::gpu::BenchCase c;
-    for (const tl::gpu::BenchCase& b : tl::gpu::anchor_cases())
-      if (b.name == name) c = b;
+    const tl::gpu::BenchCase c = dot_cases::bench_case_at(name, 70, 100, K);
     REQUIRE(c.puzzle);
-    c.set.sizes = {{"M", 70}, {"N", 100}, {"K", K}};
     INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, " << stages << " stages");
     puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), gb = puzzles::make_buffers(*c.puzzle, c.set, 1);
     const tl::Grid grid = puzzles::grid_for(c.set);

@@ -10,9 +10,9 @@
 #include <tuple>
 #include <vector>
 
-#include "bench_cases.h"
 #include "codegen.h"
 #include "device_runtime.h"
+#include "dot_cases.h"
 #include "gpu_compare.h"
 #include "gpu_host_runner.h"
 #include "harness.h"
@@ -24,17 +24,6 @@ namespace {
 
 bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
-// E1 at a bench case's blocks, on a small problem with tails on every axis.
-tl::gpu::BenchCase e1_at(const char* name, int64_t M, int64_t N, int64_t K) {
-  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
-    if (c.name == name) {
-      c.set.sizes = {{"M", M}, {"N", N}, {"K", K}};
-      return c;
-    }
-  FAIL("no bench case " << name);
-  return {};
-}
-
 tl::gpu::CodegenOptions tma_options(int warps, int stages = 0, bool in_flight = true) {
   tl::gpu::CodegenOptions cg;
   cg.num_warps = warps;
@@ -45,22 +34,6 @@ tl::gpu::CodegenOptions tma_options(int warps, int stages = 0, bool in_flight = 
   return cg;
 }
 
-// C = A @ Bt^T over tiles of 64 x 64 x 32, its A tile masked by `a_mask`.
-template <class AMask>
-void tile_dot(tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K, AMask a_mask) {
-  constexpr int BM = 64, BN = 64, BK = 32;
-  auto rows = tl::program_id(0) * BM + tl::arange(0, BM);
-  auto cols = tl::program_id(1) * BN + tl::arange(0, BN);
-  auto acc = tl::zeros({BM, BN}, tl::f32);
-  for (auto k : tl::range(0, K, BK)) {
-    auto ks = k + tl::arange(0, BK);
-    auto a = tl::load(A + rows.col() * K + ks.row(), a_mask(rows, ks, M, K), 0.0f);
-    auto b = tl::load(Bt + cols.row() * K + ks.col(), (ks < K).col() & (cols < N).row(), 0.0f);
-    acc = tl::dot(a, b, acc);
-  }
-  tl::store(C + rows.col() * N + cols.row(), acc, (rows < M).col() & (cols < N).row());
-}
-
 std::shared_ptr<const tl::ir::Kernel> tile_dot_ir(const tl::KernelDef& k) {
   static tl::Buffer a("A", tl::DType::f32, {64, 64}), bt("Bt", tl::DType::f32, {64, 64}), c("C", tl::DType::f32, {64, 64});
   return tl::build_ir(k, {a, bt, c, tl::Arg(int64_t{64}), tl::Arg(int64_t{64}), tl::Arg(int64_t{64})});
@@ -69,7 +42,7 @@ std::shared_ptr<const tl::ir::Kernel> tile_dot_ir(const tl::KernelDef& k) {
 }  // namespace
 
 TEST_CASE("TMA: E1's staged tiles are described as the tensors A, BlT and BrT", "[gpu][codegen]") {
-  const tl::gpu::BenchCase c = e1_at("e1_v1_128", 70, 100, 80);
+  const tl::gpu::BenchCase c = dot_cases::bench_case_at("e1_v1_128", 70, 100, 80);
   puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
   auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
   const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(8, 3));
@@ -122,7 +95,7 @@ TEST_CASE("TMA: E1's staged tiles are described as the tensors A, BlT and BrT", 
   CHECK_FALSE(has(tl::gpu::lower(*ir, off).source, "ts_tma_ok"));
   // E1 v2's B, BiT, is [2 N, K]: its row bound is 2 * N, a product the
   // launcher computes (and refuses past i32).
-  const tl::gpu::BenchCase v2 = e1_at("e1_v2", 70, 100, 80);
+  const tl::gpu::BenchCase v2 = dot_cases::bench_case_at("e1_v2", 70, 100, 80);
   puzzles::RunBuffers b2 = puzzles::make_buffers(*v2.puzzle, v2.set, 0);
   const tl::gpu::LoweredKernel k2 = tl::gpu::lower(*tl::build_ir(*v2.puzzle->solution, puzzles::launch_args(v2.set, b2)), tma_options(4));
   REQUIRE(k2.tensor_maps.size() == 2);
@@ -132,16 +105,16 @@ TEST_CASE("TMA: E1's staged tiles are described as the tensors A, BlT and BrT", 
 
 TEST_CASE("TMA: a mask that is not `index < launch value` on both axes keeps cp.async", "[gpu][codegen]") {
   static const tl::KernelDef plain("plain", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
-    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int K) { return (rows < M).col() & (ks < K).row(); });
+    dot_cases::tile_dot(A, Bt, C, M, N, K, dot_cases::in_bounds);
   });
   // The same elements, but the k bound is K - 1 with <=, which the launcher
   // cannot read as an extent.
   static const tl::KernelDef shifted("shifted", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
-    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int K) { return (rows < M).col() & (ks <= K - 1).row(); });
+    dot_cases::tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int K) { return (rows < M).col() & (ks <= K - 1).row(); });
   });
   // Rows bounded, k not: no extent for the tensor's columns.
   static const tl::KernelDef rows_only("rows_only", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
-    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int) { return (rows < M).col() & (ks >= 0).row(); });
+    dot_cases::tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int) { return (rows < M).col() & (ks >= 0).row(); });
   });
   CHECK(tl::gpu::lower(*tile_dot_ir(plain), tma_options(4)).tensor_maps.size() == 2);
   // One tile that does not qualify keeps the whole pipeline on cp.async.
@@ -180,7 +153,7 @@ TEST_CASE("emulated: TMA copies compute what the interpreter computes", "[gpu][e
         std::tuple{"e1_v1", 4, 2, true, 80, true}, std::tuple{"e1_v1", 4, 4, false, 80, true},
         std::tuple{"e1_v1_128", 8, 0, true, 78, true}, std::tuple{"e1_v2", 4, 0, true, 80, true},
         std::tuple{"e1_v1_128", 8, 3, true, 80, false}}) {
-    const tl::gpu::BenchCase c = e1_at(name, 70, 100, K);
+    const tl::gpu::BenchCase c = dot_cases::bench_case_at(name, 70, 100, K);
     INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, stages " << stages << ", in flight " << in_flight
               << ", paired " << pair);
     puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);

@@ -12,6 +12,7 @@
 
 #include "bench_cases.h"
 #include "codegen.h"
+#include "dot_cases.h"
 #include "gpu_bench.h"
 #include "gpu_compare.h"
 #include "gpu_host_runner.h"
@@ -242,15 +243,7 @@ TEST_CASE("the autotuner takes the fastest variant, and among runs within 1 % th
 namespace {
 
 // E1 at a bench case's blocks on a small problem with tails on every axis.
-tl::gpu::BenchCase e1_small(const char* name) {
-  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
-    if (c.name == name) {
-      c.set.sizes = {{"M", 70}, {"N", 100}, {"K", 80}};
-      return c;
-    }
-  FAIL("no bench case " << name);
-  return {};
-}
+tl::gpu::BenchCase e1_small(const char* name) { return dot_cases::bench_case_at(name, 70, 100, 80); }
 
 }  // namespace
 

@@ -1,0 +1,17 @@
+# Sourced by the one-call device scripts (bench/i16_*_call.sh): where things
+# go, the summary log, and the build of the command line tool through
+# gpu_run.sh (its own logs kept out of $OUT, which brings back few files).
+#   ROOT      the repository            OUT      the device tool's output folder
+#   BUILD     build-gpu/ (kept warm)    ANCHOR   .anchor/, a copy of ../shared/bench
+#   SUMMARY   $OUT/summary.txt          TS       the built tilescope
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-$ROOT/gpu-results}
+BUILD=${BUILD:-$ROOT/build-gpu}
+ANCHOR=${ANCHOR:-$ROOT/.anchor}
+mkdir -p "$OUT"
+SUMMARY="$OUT/summary.txt"
+TS="$BUILD/tilescope"
+export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
+log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
+# build_targets TARGET...: gpu_run.sh's build step for those targets (all when none).
+build_targets() { OUT="$BUILD-logs" STEPS=build BUILD_TARGETS="$*" "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1; }
