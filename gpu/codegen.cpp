@@ -1,6 +1,7 @@
-// The structure of a generated kernel: its name and signature, register
-// declarations, and structured control flow. Per-op emission lives in the
-// other codegen_*.cpp files.
+// The structure of a generated kernel: its name and signature, the kernel
+// function around the body (shared memory, persistent grid-stride loop),
+// register declarations and the output helpers. Control flow lives in
+// codegen_control.cpp, per-op emission in the other codegen_*.cpp files.
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -231,40 +232,7 @@ LoweredKernel Emitter::run() {
                        " a block may have; use smaller blocks");
   std::ostringstream src;
   src << cuda_prelude() << "\n";
-  // One wgmma helper per accumulator width N: the asm names every register.
-  for (int64_t n : wgmma_widths_) {
-    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(n);
-    std::string regs, outs;
-    for (int64_t i = 0; i < n / 2; ++i) {
-      regs += (i ? ", %" : "%") + std::to_string(i);
-      outs += (i ? ", \"+f\"(d[" : "\"+f\"(d[") + std::to_string(i) + "])";
-    }
-    src << "#ifndef TS_HOST_MMA\nTS_INLINE void " << fn << "(float* d, uint64_t a, uint64_t b) {\n"
-        << "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" << n / 2 + 2 << ", 0;\\n"
-        << "wgmma.mma_async.sync.aligned.m64n" << n << "k8.f32.tf32.tf32 {" << regs << "}, %" << n / 2 << ", %"
-        << n / 2 + 1 << ", p, 1, 1;\\n}\\n\"\n    : " << outs << "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n"
-        << "#else\nTS_INLINE void " << fn << "(float* d, uint64_t a, uint64_t b) { emu_wgmma_tf32(d, a, b, " << n
-        << "); }\n#endif\n";
-  }
-  // Fused pairs (Pipeline::wgmma_pairs): the first dot's accumulator holds
-  // columns 0..N/2-1 of the wide result, the second's the rest.
-  for (int64_t n : wgmma_pair_widths_) {
-    const std::string fn = "ts_wgmma_tf32_pair_n" + std::to_string(n);
-    std::string regs, outs;
-    for (int64_t i = 0; i < n / 2; ++i) {
-      regs += (i ? ", %" : "%") + std::to_string(i);
-      outs += std::string(i ? ", " : "") + "\"+f\"(" + (i < n / 4 ? "d0[" + std::to_string(i) : "d1[" + std::to_string(i - n / 4)) + "])";
-    }
-    src << "#ifndef TS_HOST_MMA\nTS_INLINE void " << fn << "(float* d0, float* d1, uint64_t a, uint64_t b) {\n"
-        << "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" << n / 2 + 2 << ", 0;\\n"
-        << "wgmma.mma_async.sync.aligned.m64n" << n << "k8.f32.tf32.tf32 {" << regs << "}, %" << n / 2 << ", %"
-        << n / 2 + 1 << ", p, 1, 1;\\n}\\n\"\n    : " << outs << "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n"
-        << "#else\nTS_INLINE void " << fn << "(float* d0, float* d1, uint64_t a, uint64_t b) {\n"
-        << "  float d[" << n / 2 << "];\n"
-        << "  for (int i = 0; i < " << n / 4 << "; ++i) d[i] = d0[i], d[i + " << n / 4 << "] = d1[i];\n"
-        << "  emu_wgmma_tf32(d, a, b, " << n << ");\n"
-        << "  for (int i = 0; i < " << n / 4 << "; ++i) d0[i] = d[i], d1[i] = d[i + " << n / 4 << "];\n}\n#endif\n";
-  }
+  src << wgmma_helpers();
   src << "\n"
       << "// Kernel " << k_.name << ": " << threads_ << " threads per program (" << opt_.num_warps
       << " warps), " << smem_bytes_ << " bytes of shared memory.\n"
@@ -316,6 +284,12 @@ void Emitter::open(const std::string& head) {
 void Emitter::close() {
   --indent_;
   line("}");
+}
+
+void Emitter::open_else() {
+  --indent_;
+  line("} else {");
+  ++indent_;
 }
 
 void Emitter::for_slots(int64_t slots, const std::function<void(const std::string&)>& body) {
@@ -436,185 +410,6 @@ std::string Emitter::owner_guard(const TileLayout& l) {
 }
 
 void Emitter::need_smem(int64_t bytes) { smem_bytes_ = std::max(smem_bytes_, bytes); }
-
-// ---- Control flow -------------------------------------------------------------
-
-void Emitter::block(const ir::Block& b) {
-  for (const ir::Instr& in : b.instrs) instr(in);
-}
-
-void Emitter::interleaved_body() {
-  using ir::Op;
-  // Program b's registers are declared on their own (same numbers, "_b").
-  std::vector<bool> declared_b = declared_;
-  for (const ir::Instr& in : k_.body.instrs) {
-    switch (in.op) {
-      case Op::For: case Op::If: case Op::While:
-        fail(in, "two interleaved programs need a body without loops or branches");
-      case Op::AtomicAdd: case Op::AtomicRMW: case Op::Print: case Op::Assert:
-        fail(in, "two interleaved programs need a body whose only side effects are stores");
-      default: break;
-    }
-    instr(in);
-    std::swap(declared_, declared_b);
-    copy_suffix_ = "_b";
-    instr(in);
-    copy_suffix_.clear();
-    std::swap(declared_, declared_b);
-  }
-  // Shared memory needs nothing more: outside a pipelined loop an op's
-  // scratch lives only while the op is emitted (written, barrier, read,
-  // barrier, from offset 0, which the next op reuses), so a's copy of an
-  // op is done with it before b's begins.
-}
-
-void Emitter::instr(const ir::Instr& in) {
-  using ir::Op;
-  switch (in.op) {
-    case Op::For: for_loop(in); return;
-    case Op::If: if_block(in); return;
-    case Op::While: while_loop(in); return;
-    default: break;
-  }
-  comment(in);
-  if (in.dst >= 0 && skipped_[in.dst]) return;  // a staged load or its transpose: the pipeline copies it
-  convert_operands(in);
-  switch (in.op) {
-    case Op::PtrParam: case Op::ScalarParam: case Op::Const: case Op::Arange: case Op::ProgramId:
-    case Op::NumPrograms:
-      leaf(in);
-      return;
-    case Op::Broadcast: case Op::Reshape: case Op::Permute: movement(in); return;
-    case Op::Reduce: reduce(in); return;
-    case Op::Dot: dot(in); return;
-    case Op::Load: load(in); return;
-    case Op::Store: store(in); return;
-    case Op::AtomicAdd: atomic_add(in); return;
-    case Op::AtomicRMW: atomic_rmw(in); return;
-    case Op::Print: print(in); return;
-    case Op::Assert: device_assert(in); return;
-    case Op::Scan: case Op::ReduceWith: case Op::Sort: case Op::Flip: case Op::Join: case Op::Split:
-    case Op::Gather: case Op::Histogram:
-      issue15_op(in);
-      return;
-    default: break;
-  }
-  if (ir::is_unary(in.op) || ir::is_binary(in.op) || in.op == Op::Where || in.op == Op::Fma) {
-    elementwise(in);
-    return;
-  }
-  fail(in, "no lowering for this op");
-}
-
-void Emitter::for_loop(const ir::Instr& in) {
-  // Python range semantics, negative steps included; a zero step runs no
-  // iteration (the interpreter reports it and skips the loop).
-  std::string it = "it" + std::to_string(in.dst);
-  const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
-  if (opt_.comments)
-    line("// for %" + std::to_string(in.dst) + " in range(%" + std::to_string(in.args[0]) + ", %" +
-         std::to_string(in.args[1]) + ", %" + std::to_string(in.args[2]) + ")" +
-         (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
-  Pipeline* p = nullptr;
-  for (Pipeline& x : pipelines_)
-    if (x.loop == &in) p = &x;
-  if (p) {
-    // Prologue: the first iteration's staged operands are in flight before
-    // the loop starts (codegen_pipeline.cpp).
-    used_pipeline_ = true;
-    p->stage_var = "ts_st" + std::to_string(in.dst);
-    line("int " + p->stage_var + " = 0;");
-    if (p->tma) {
-      // Each stage's barrier completes once per use: arrival of the one
-      // thread that arms it, and its bytes.
-      p->phase_var = "ts_ph" + std::to_string(in.dst);
-      line("unsigned " + p->phase_var + " = 0;");
-      uses_tid_ = true;
-      open("if (ts_tma_ok)");
-      open("if (tid == 0)");
-      for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + barrier_of(*p, std::to_string(s)) + ", 1);");
-      line("ts_mbar_fence_init();");
-      close();
-      line("__syncthreads();");
-      close();
-    }
-    for (const ir::Instr* ld : p->prefetched)
-      line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
-    if (!p->prefetched.empty()) {
-      open("if (" + loop_runs(in, lo) + ")");
-      prefetch_loads(*p, "(" + reg_type(in.dst) + ")" + lo);
-      close();
-    }
-    for (int t = 0; t < p->ahead; ++t) {
-      const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
-      open("if (" + loop_runs(in, value) + ")");
-      issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, std::to_string(t));
-      close();
-      line("ts_cp_async_commit();");
-    }
-  }
-  open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
-  declared_[in.dst] = true;
-  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
-  Pipeline* outer = active_;
-  active_ = p;
-  if (p) p->published = false;
-  block(*in.body);
-  if (p) line(p->stage_var + " = " + p->stage_var + " + 1 == " + std::to_string(p->stages) + " ? 0 : " + p->stage_var + " + 1;");
-  active_ = outer;
-  close();
-  if (p) {
-    // Nothing may still be landing in shared memory, or still be read
-    // from it, when the ops after the loop use it; the last wgmma group
-    // still owns its accumulators until it is waited for.
-    if (p->wgmma_async) {
-      line("ts_wgmma_wait0();");
-      for (int acc : p->wgmma_accumulators)
-        for_slots(layouts_[acc].slots, [&](const std::string& s) { line("ts_fence_operand(" + at(acc, s) + ");"); });
-    }
-    line("ts_cp_async_wait_all();");
-    if (p->tma) {
-      // Every wait is behind the last iteration's barrier: the barriers'
-      // memory may go back to being plain shared memory.
-      open("if (ts_tma_ok && tid == 0)");
-      for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + barrier_of(*p, std::to_string(s)) + ");");
-      close();
-    }
-    line("__syncthreads();");
-  }
-}
-
-void Emitter::if_block(const ir::Instr& in) {
-  if (opt_.comments)
-    line("// if %" + std::to_string(in.args[0]) + (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
-  // The condition is 0-d, equal in every thread: barriers inside stay uniform.
-  open("if (" + name(in.args[0]) + ")");
-  block(*in.body);
-  if (in.else_body && !in.else_body->instrs.empty()) {
-    --indent_;
-    line("} else {");
-    ++indent_;
-    block(*in.else_body);
-  }
-  close();
-}
-
-void Emitter::while_loop(const ir::Instr& in) {
-  if (opt_.comments) line(std::string("// while") + (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
-  // The condition block, then the test, then the body, all inside one C++
-  // loop: registers the condition block defines are declared fresh each
-  // time round. The condition is 0-d, equal in every thread, so all leave
-  // together and barriers inside stay uniform. Never pipelined: only For
-  // loops have a next iteration's loop variable to load ahead with.
-  open("while (true)");
-  Pipeline* outer = active_;
-  active_ = nullptr;  // nothing here is directly in an enclosing pipelined body
-  block(*in.cond_body);
-  line("if (!" + name(in.cond_reg) + ") break;");
-  block(*in.body);
-  active_ = outer;
-  close();
-}
 
 }  // namespace detail
 

@@ -435,4 +435,46 @@ void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
   }
 }
 
+namespace {
+
+// One wgmma.m64n<n>k8 tf32 step in inline asm, its n / 2 accumulator
+// registers named by `outs` (the asm names every register).
+std::string wgmma_asm(int64_t n, const std::string& outs) {
+  std::string regs;
+  for (int64_t i = 0; i < n / 2; ++i) regs += (i ? ", %" : "%") + std::to_string(i);
+  return "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + std::to_string(n / 2 + 2) + ", 0;\\n" +
+         "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k8.f32.tf32.tf32 {" + regs + "}, %" +
+         std::to_string(n / 2) + ", %" + std::to_string(n / 2 + 1) + ", p, 1, 1;\\n}\\n\"\n    : " + outs +
+         "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n";
+}
+
+}  // namespace
+
+std::string Emitter::wgmma_helpers() const {
+  std::string out;
+  // One helper per accumulator width N.
+  for (int64_t n : wgmma_widths_) {
+    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(n);
+    std::string outs;
+    for (int64_t i = 0; i < n / 2; ++i) outs += (i ? ", \"+f\"(d[" : "\"+f\"(d[") + std::to_string(i) + "])";
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) {\n" + wgmma_asm(n, outs) +
+           "}\n#else\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) { emu_wgmma_tf32(d, a, b, " +
+           std::to_string(n) + "); }\n#endif\n";
+  }
+  // Fused pairs (Pipeline::wgmma_pairs): the first dot's accumulator holds
+  // columns 0..N/2-1 of the wide result, the second's the rest.
+  for (int64_t n : wgmma_pair_widths_) {
+    const std::string fn = "ts_wgmma_tf32_pair_n" + std::to_string(n), h = std::to_string(n / 4);
+    std::string outs;
+    for (int64_t i = 0; i < n / 2; ++i)
+      outs += std::string(i ? ", " : "") + "\"+f\"(" + (i < n / 4 ? "d0[" + std::to_string(i) : "d1[" + std::to_string(i - n / 4)) + "])";
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d0, float* d1, uint64_t a, uint64_t b) {\n" +
+           wgmma_asm(n, outs) + "}\n#else\nTS_INLINE void " + fn + "(float* d0, float* d1, uint64_t a, uint64_t b) {\n" +
+           "  float d[" + std::to_string(n / 2) + "];\n" + "  for (int i = 0; i < " + h + "; ++i) d[i] = d0[i], d[i + " + h +
+           "] = d1[i];\n" + "  emu_wgmma_tf32(d, a, b, " + std::to_string(n) + ");\n" + "  for (int i = 0; i < " + h +
+           "; ++i) d0[i] = d[i], d1[i] = d[i + " + h + "];\n}\n#endif\n";
+  }
+  return out;
+}
+
 }  // namespace tl::gpu::detail

@@ -2,6 +2,7 @@
 // gpu/: codegen.cpp holds the structure (signature, registers, control
 // flow), the other codegen_*.cpp files one family of ops each.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -49,6 +50,11 @@ std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads, bool rows_
 // Row-major strides of a shape.
 std::vector<int64_t> row_major_strides(const ir::Shape& s);
 
+// Whether `in` is one of b's own instructions (not in a nested block).
+inline bool directly_in(const ir::Block& b, const ir::Instr* in) {
+  return std::any_of(b.instrs.begin(), b.instrs.end(), [&](const ir::Instr& x) { return &x == in; });
+}
+
 class Emitter {
  public:
   Emitter(const ir::Kernel& k, const CodegenOptions& opt);
@@ -77,6 +83,8 @@ class Emitter {
   void line(const std::string& s);
   void open(const std::string& head);  // "head {" and indent
   void close();
+  // `} else {` between an open("if (...)") and its close().
+  void open_else();
   // Runs `body` once per slot: a fully unrolled loop over `s`, or slot "0".
   void for_slots(int64_t slots, const std::function<void(const std::string& slot)>& body);
 
@@ -237,6 +245,10 @@ class Emitter {
   };
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);
+  // The copies of the iteration `ahead` on, if the loop runs it, and their commit.
+  void issue_ahead(const Pipeline& p);
+  // codegen_tma.cpp: one thread's TMA boxes for stage `stage` (inside issue_copies).
+  void issue_tma(const Pipeline& p, const std::string& stage);
   // A wgmma dot's group is committed (or its pair's): after the body's last
   // dot, the wait that leaves this iteration's groups in flight.
   void wgmma_group_done(Pipeline& p, int accumulator);
@@ -244,7 +256,6 @@ class Emitter {
   // tensor the TMA unit can copy, and how.
   struct TmaMatch {
     TensorMapSpec spec;
-    int base_param = -1;
     int inner_x = -1, outer_x = -1;
   };
   std::optional<TmaMatch> tma_match(const StagedLoad& s) const;
@@ -263,6 +274,8 @@ class Emitter {
   std::string staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const;
   std::set<int64_t> wgmma_widths_;  // the N of each wgmma helper the kernel needs
   std::set<int64_t> wgmma_pair_widths_;  // the same for fused pairs (twice one dot's N)
+  // The wgmma helpers those widths need (codegen_dot.cpp), for the source's head.
+  std::string wgmma_helpers() const;
   // Whether dots x and then y of p's body can run as one wgmma (Pipeline::wgmma_pairs).
   bool wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const;
   bool swizzled_stages_ = false;     // some stage holds 128-byte swizzled rows: 1024-byte alignment

@@ -1,390 +1,13 @@
-// Software pipelining of dot operands (LOWERING §7). In a loop such as
-//
-//   for k: a = load(A + ..k..); b = load(B + ..k..); acc = dot(a, b, acc)
-//
-// a load whose tile feeds nothing but tensor-core dots of the same loop
-// body never enters registers: each thread copies 16-byte vectors of it
-// from global to shared memory with cp.async, along the axis where the
-// pointer tile has unit stride (so a warp reads contiguous memory), and
-// the copies for iteration i + 1 (i + 2 with three stages) are issued
-// while the tensor cores work on iteration i, into another stage. The pointers
-// and masks of a later iteration come from rematerialization with the loop
-// variable replaced (codegen_remat.cpp), so they must be index arithmetic
-// of the loop variable; `other` must be absent or zero, because a
-// masked-off vector is written as zeros without reading anything. A vector
-// whose lanes disagree about the mask, or whose address is not 16-byte
-// aligned, is copied element by element through registers instead.
+// Software pipelining of dot operands (LOWERING §7), the emission of the
+// plan codegen_pipeline_plan.cpp makes: each staged vector's copy, the
+// wait and barrier that publish an iteration's stage, the copies of the
+// iterations ahead (cp.async, or TMA: codegen_tma.cpp), the body's other
+// loads read one iteration ahead, and the tf32 cut.
 #include <algorithm>
 
 #include "codegen_emitter.h"
 
 namespace tl::gpu::detail {
-
-namespace {
-
-// How far one step along an axis moves an index or pointer tile: not at
-// all, by exactly one element, or by something else (or unknown).
-enum class Step { Zero, One, Other };
-
-// Per register: whether `b` (or a block inside it) defines it.
-std::vector<char> defined_in(const ir::Block& b, size_t regs) {
-  std::vector<char> in_body(regs, 0);
-  ir::for_each_instr(b, [&](const ir::Instr& in, const ir::Block&) {
-    if (in.dst >= 0) in_body[in.dst] = 1;
-  });
-  return in_body;
-}
-
-bool directly_in(const ir::Block& b, const ir::Instr* in) {
-  return std::any_of(b.instrs.begin(), b.instrs.end(), [&](const ir::Instr& x) { return &x == in; });
-}
-
-}  // namespace
-
-// Per-axis steps of an index or pointer tile, from its definition. Only a
-// `One` is relied upon (a unit-stride axis), so anything not understood is
-// `Other`. i32 wrap-around is not modelled: addresses themselves are always
-// computed by rematerialization, exactly as elsewhere.
-static std::vector<Step> steps_of(const ir::Kernel& k, const std::vector<int>& def_count,
-                                  const std::vector<const ir::Instr*>& def_of, int r, int depth) {
-  const ir::Shape& shape = k.regs[r].type.shape;
-  std::vector<Step> other(shape.size(), Step::Other);
-  if (shape.empty()) return {};
-  if (depth > 24 || def_count[r] != 1 || !def_of[r]) return other;
-  const ir::Instr& in = *def_of[r];
-  auto of = [&](int a) { return steps_of(k, def_count, def_of, a, depth + 1); };
-  using ir::Op;
-  switch (in.op) {
-    case Op::Arange: return {Step::One};
-    case Op::Broadcast: {
-      const ir::Shape& ss = k.regs[in.args[0]].type.shape;
-      std::vector<Step> src = of(in.args[0]), out(shape.size(), Step::Zero);
-      const size_t pad = shape.size() - ss.size();
-      for (size_t i = 0; i < ss.size(); ++i) out[pad + i] = ss[i] == 1 ? Step::Zero : src[i];
-      return out;
-    }
-    case Op::Reshape: {
-      // Only axes of extent 1 come or go: the others keep their order.
-      const ir::Shape& ss = k.regs[in.args[0]].type.shape;
-      std::vector<Step> src = of(in.args[0]), out(shape.size(), Step::Zero);
-      std::vector<size_t> s_axes, d_axes;
-      for (size_t i = 0; i < ss.size(); ++i)
-        if (ss[i] != 1) s_axes.push_back(i);
-      for (size_t i = 0; i < shape.size(); ++i)
-        if (shape[i] != 1) d_axes.push_back(i);
-      if (s_axes.size() != d_axes.size()) return other;
-      for (size_t j = 0; j < s_axes.size(); ++j) {
-        if (ss[s_axes[j]] != shape[d_axes[j]]) return other;
-        out[d_axes[j]] = src[s_axes[j]];
-      }
-      return out;
-    }
-    case Op::Permute: {
-      std::vector<Step> src = of(in.args[0]), out(shape.size());
-      for (size_t i = 0; i < shape.size(); ++i) out[i] = src[static_cast<size_t>(in.dims[i])];
-      return out;
-    }
-    case Op::Copy: case Op::Cast: return of(in.args[0]);
-    case Op::Add: case Op::PtrAdd: {
-      std::vector<Step> a = of(in.args[0]), b = of(in.args[1]), out(shape.size());
-      if (a.empty()) a.assign(shape.size(), Step::Zero);
-      if (b.empty()) b.assign(shape.size(), Step::Zero);
-      for (size_t i = 0; i < shape.size(); ++i)
-        out[i] = a[i] == Step::Zero ? b[i] : b[i] == Step::Zero ? a[i] : Step::Other;
-      return out;
-    }
-    case Op::Sub: case Op::Mul: {
-      // x - c and x * 1 keep x's steps; anything else that moves is Other.
-      std::vector<Step> a = of(in.args[0]), b = of(in.args[1]), out(shape.size());
-      if (a.empty()) a.assign(shape.size(), Step::Zero);
-      if (b.empty()) b.assign(shape.size(), Step::Zero);
-      const bool b_flat = std::all_of(b.begin(), b.end(), [](Step s) { return s == Step::Zero; });
-      for (size_t i = 0; i < shape.size(); ++i) {
-        if (a[i] == Step::Zero && b[i] == Step::Zero) out[i] = Step::Zero;
-        else if (in.op == Op::Sub && b_flat) out[i] = a[i];
-        else out[i] = Step::Other;
-      }
-      return out;
-    }
-    default: return other;
-  }
-}
-
-bool Emitter::unit_step(int r) const {
-  return steps_of(k_, def_count_, def_of_, r, 0) == std::vector<Step>{Step::One};
-}
-
-std::optional<Emitter::StagedLoad> Emitter::stage_plan(const ir::Instr& load, const Pipeline& p) const {
-  const DType d = type(load.dst).dtype;
-  if (d != DType::f32 && d != DType::f16 && d != DType::bf16) return std::nullopt;
-  const ir::Shape& shape = type(load.dst).shape;
-  const int64_t elem = byte_size(d), V = 16 / elem;
-  // `other` must read as zero: absent, or a zero constant broadcast.
-  if (load.has_other) {
-    const int o = load.args[load.has_mask ? 2 : 1];
-    const ir::Instr* def = def_count_[o] == 1 ? def_of_[o] : nullptr;
-    if (def && def->op == ir::Op::Broadcast && type(def->args[0]).shape.empty()) {
-      const int c = def->args[0];
-      def = def_count_[c] == 1 ? def_of_[c] : nullptr;
-    }
-    if (!def || def->op != ir::Op::Const || def->ival != 0 || def->fval != 0.0) return std::nullopt;
-  }
-  StagedLoad s;
-  s.reg = load.dst;
-  s.load = &load;
-  const std::vector<Step> st = steps_of(k_, def_count_, def_of_, load.args[0], 0);
-  std::vector<int> big;
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (shape[i] > 1) big.push_back(static_cast<int>(i));
-  if (big.empty() || big.size() > 2) return std::nullopt;
-  for (int ax : big)
-    if (st[static_cast<size_t>(ax)] == Step::One) {
-      if (s.inner_axis >= 0) return std::nullopt;  // unit stride twice: not a plain tile
-      s.inner_axis = ax;
-    }
-  if (s.inner_axis < 0) return std::nullopt;
-  for (int ax : big)
-    if (ax != s.inner_axis) s.outer_axis = ax;
-  s.inner = shape[static_cast<size_t>(s.inner_axis)];
-  s.outer = s.outer_axis >= 0 ? shape[static_cast<size_t>(s.outer_axis)] : 1;
-  if (s.inner % V != 0) return std::nullopt;
-  // Pointers and mask must be recomputable for any iteration.
-  std::vector<std::string> probe(shape.size(), "0");
-  probe[static_cast<size_t>(s.inner_axis)] = "c0";
-  if (s.outer_axis >= 0) probe[static_cast<size_t>(s.outer_axis)] = "c1";
-  AtIteration at(*this, p, "probe");
-  if (!remat(load.args[0], probe, 0) || (load.has_mask && !remat(load.args[1], probe, 0))) return std::nullopt;
-  return s;
-}
-
-void Emitter::plan_pipelines() {
-  skipped_.assign(k_.regs.size(), 0);
-  if (opt_.scalar_dots) return;
-  // Every use of every register: (instruction, operand index).
-  std::vector<std::vector<std::pair<const ir::Instr*, size_t>>> uses(k_.regs.size());
-  std::vector<const ir::Instr*> fors;
-  ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
-    for (size_t i = 0; i < in.args.size(); ++i) uses[in.args[i]].push_back({&in, i});
-    if (in.op == ir::Op::For) fors.push_back(&in);
-  });
-  for (const ir::Instr* loop : fors) {
-    const ir::Block& body = *loop->body;
-    auto pipelined_dot = [&](const ir::Instr* u, size_t i) {
-      return u->op == ir::Op::Dot && i < 2 && layouts_[u->dst].mma && directly_in(body, u);
-    };
-    Pipeline p;
-    p.loop = loop;
-    p.in_body = defined_in(body, k_.regs.size());
-    for (const ir::Instr& in : body.instrs) {
-      if (in.op != ir::Op::Load || def_count_[in.dst] != 1) continue;
-      // Every use a pipelined dot's operand, directly or through one transpose.
-      bool only_dots = !uses[in.dst].empty();
-      std::vector<int> transposes;
-      for (auto [u, i] : uses[in.dst]) {
-        if (pipelined_dot(u, i)) continue;
-        if (u->op == ir::Op::Permute && directly_in(body, u) && def_count_[u->dst] == 1 && !uses[u->dst].empty() &&
-            std::all_of(uses[u->dst].begin(), uses[u->dst].end(), [&](auto ui) { return pipelined_dot(ui.first, ui.second); })) {
-          transposes.push_back(u->dst);
-          continue;
-        }
-        only_dots = false;
-      }
-      if (!only_dots) continue;
-      std::optional<StagedLoad> s = stage_plan(in, p);
-      if (!s) continue;
-      // Row padding by the role of its first use (A: k is the last axis,
-      // B: the one before), so its fragment loads spread over the banks
-      // (see dot_mma_fragments); later uses read it correctly either way.
-      const ir::Instr* first = uses[in.dst].front().first;
-      const ir::Instr* perm = first->op == ir::Op::Permute ? first : nullptr;
-      const size_t operand = perm ? uses[perm->dst].front().second : uses[in.dst].front().second;
-      const size_t rank = type(s->reg).shape.size();
-      const size_t k_axis_op = operand == 0 ? rank - 1 : rank - 2;
-      const int k_axis = perm ? static_cast<int>(perm->dims[k_axis_op]) : static_cast<int>(k_axis_op);
-      const bool k_inner = s->inner_axis == k_axis;
-      const int64_t elem = byte_size(type(s->reg).dtype);
-      const int64_t pad = elem == 4 ? (k_inner ? 4 : 8) : 8;
-      s->stride = s->inner + pad;
-      s->offset = p.stage_bytes;
-      p.stage_bytes += (s->outer * s->stride * elem + 15) / 16 * 16;
-      skipped_[s->reg] = 1;
-      for (int t : transposes) skipped_[t] = 1;
-      p.loads.push_back(*s);
-    }
-    if (p.loads.empty()) continue;
-    // The dots' other operands are staged from registers, into the stages too.
-    for (const ir::Instr& in : body.instrs) {
-      if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) continue;
-      for (int i = 0; i < 2; ++i) {
-        const int x = in.args[static_cast<size_t>(i)];
-        bool t = false;
-        if (staged_operand_in(p, x, &t) || p.reg_operands.count(x)) continue;
-        const ir::Shape& xs = type(x).shape;
-        const int64_t rows = xs[xs.size() - 2], cols = xs.back(), elem = byte_size(type(x).dtype);
-        // A as [M][K + pad]; B as [K][N + 8] (tf32) or [N][K + 8] (16-bit).
-        const int64_t bytes = i == 0 ? rows * (cols + 16 / elem) * elem
-                                     : elem == 4 ? rows * (cols + 8) * 4 : cols * (rows + 8) * 2;
-        p.reg_operands[x] = p.stage_bytes;
-        p.stage_bytes += (bytes + 15) / 16 * 16;
-      }
-    }
-    // wgmma reads its operands from shared memory in core matrices, not padded rows.
-    p.wgmma = opt_.wgmma && wgmma_fits(p);
-    if (p.wgmma) {
-      p.stage_bytes = 0;
-      bool any_swizzle = false;
-      for (StagedLoad& s : p.loads) {
-        s.core = true;
-        s.swizzle128 = s.inner * byte_size(type(s.reg).dtype) == 128;
-        any_swizzle |= s.swizzle128;
-        if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
-        s.offset = p.stage_bytes;
-        p.stage_bytes += s.outer * s.inner * byte_size(type(s.reg).dtype);
-      }
-      if (any_swizzle) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
-      swizzled_stages_ |= any_swizzle;
-    }
-    // The body's other loads (E4's packed words, scales, minima) are read
-    // one iteration ahead into registers, so their latency overlaps the
-    // MMAs too; only when nothing in the body stores (a store could change
-    // what the next iteration reads) and their pointers, masks and fill
-    // values are index arithmetic of the loop variable.
-    bool writes = false;
-    ir::for_each_instr(body, [&](const ir::Instr& in, const ir::Block&) {
-      writes |= in.op == ir::Op::Store || ir::is_atomic(in.op);
-    });
-    if (!writes && !opt_.every_load) {
-      for (const ir::Instr& in : body.instrs) {
-        if (in.op != ir::Op::Load || skipped_[in.dst] || def_count_[in.dst] != 1 || type(in.dst).shape.empty()) continue;
-        const std::vector<std::string> probe(type(in.dst).shape.size(), "c");
-        AtIteration at(*this, p, "probe");
-        if (std::all_of(in.args.begin(), in.args.end(),
-                        [&](int a) { return remat(a, type(a).shape.empty() ? std::vector<std::string>{} : probe, 0).has_value(); }))
-          p.prefetched.push_back(&in);
-      }
-    }
-    // Three stages (two iterations in flight) when they fit beside a
-    // second block on the SM; else two.
-    p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
-    // wgmma keeps one group in flight, which holds a stage of its own:
-    // four stages (two iterations of copies ahead) where they fit.
-    if (p.wgmma) p.stages = 4 * p.stage_bytes <= 160 * 1024 ? 4 : 3 * p.stage_bytes <= 200 * 1024 ? 3 : 2;
-    // A tuner's choice (2 to 4) wins where the stages fit in a block's
-    // shared memory beside the other ops' scratch (bounded by run()).
-    if (opt_.num_stages >= 2 && opt_.num_stages * p.stage_bytes <= kMaxSharedBytes - 16 * 1024)
-      p.stages = opt_.num_stages;
-    // Two stages leave no room for a group in flight: wgmma then waits for
-    // each group at once.
-    p.wgmma_async = p.wgmma && opt_.wgmma_in_flight && p.stages >= 3 &&
-                    std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
-                      return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
-                    });
-    p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
-    // TMA (CodegenOptions::tma) where every staged tile is a rectangle the
-    // TMA unit can copy and its box coordinates are index arithmetic of the
-    // loop variable; one mbarrier a stage after the stages.
-    if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
-      std::vector<TmaMatch> ms;
-      for (const StagedLoad& s : p.loads) {
-        std::optional<TmaMatch> m = tma_match(s);
-        if (!m) break;
-        AtIteration at(*this, p, "probe");
-        if (!remat(m->inner_x, {"0"}, 0) || !remat(m->outer_x, {"0"}, 0)) break;
-        ms.push_back(*m);
-      }
-      if (ms.size() == p.loads.size()) {
-        p.tma = true;
-        for (size_t i = 0; i < ms.size(); ++i) {
-          p.loads[i].tma = static_cast<int>(tensor_maps_.size());
-          p.loads[i].tma_inner_x = ms[i].inner_x;
-          p.loads[i].tma_outer_x = ms[i].outer_x;
-          tensor_maps_.push_back(ms[i].spec);
-        }
-        p.bar_offset = p.stages * p.stage_bytes;
-        if (p.wgmma_async && p.prefetched.empty()) {
-          p.late_issue = true;
-          p.ahead = p.stages - 1;
-        }
-      }
-    }
-    if (p.wgmma) {
-      std::vector<const ir::Instr*> dots;
-      for (const ir::Instr& in : body.instrs)
-        if (in.op == ir::Op::Dot && layouts_[in.dst].mma) dots.push_back(&in);
-      p.wgmma_dots = static_cast<int>(dots.size());
-      // Only with the copies after the wait (TMA pipelines and their
-      // cp.async fallback): the form measured and checked on a GPU.
-      if (p.late_issue && opt_.wgmma_pair_dots)
-        for (size_t i = 0; i + 1 < dots.size(); ++i)
-          if (wgmma_pairable(*dots[i], *dots[i + 1], p)) {
-            p.wgmma_pairs[dots[i]] = dots[i + 1];
-            p.wgmma_pair_seconds.insert(dots[i + 1]);
-            ++i;
-          }
-      p.wgmma_groups = p.wgmma_dots - static_cast<int>(p.wgmma_pairs.size());
-    }
-    pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes + (p.tma ? 8 * p.stages : 0));
-    pipelines_.push_back(std::move(p));
-  }
-}
-
-bool Emitter::wgmma_fits(const Pipeline& p) const {
-  if (!p.reg_operands.empty()) return false;
-  bool any = false;
-  for (const ir::Instr& in : p.loop->body->instrs) {
-    if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) continue;
-    any = true;
-    const ir::Shape& as = type(in.args[0]).shape;
-    if (as.size() != 2 || type(in.args[0]).dtype != DType::f32 || in.precision != ir::Precision::tf32) return false;
-    const TileLayout& l = layouts_[in.dst];
-    const int64_t N = type(in.dst).shape.back();
-    if (l.wm != threads_ / 32 || l.wn != 1 || l.tm != 1 || N % 8 != 0 || N > 256) return false;
-    for (size_t i = 0; i < 2; ++i) {
-      const int x = in.args[i];
-      bool transposed = false;
-      const StagedLoad* sl = staged_operand_in(p, x, &transposed);
-      if (!sl || sl->outer % 8 != 0) return false;
-      const size_t k_axis = i == 0 ? 1 : 0;
-      const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
-      if (sl->inner_axis != k_in_load) return false;  // tf32 wgmma reads K-major operands only
-    }
-  }
-  return any;
-}
-
-bool Emitter::wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const {
-  if (x.args[0] != y.args[0] || !(layouts_[x.dst] == layouts_[y.dst])) return false;
-  bool xt = false, yt = false, at = false;
-  const StagedLoad* a = staged_operand_in(p, x.args[0], &at);
-  const StagedLoad* bx = staged_operand_in(p, x.args[1], &xt);
-  const StagedLoad* by = staged_operand_in(p, y.args[1], &yt);
-  if (!a || !bx || !by || xt || yt || bx == by) return false;
-  if (bx->swizzle128 != a->swizzle128 || by->swizzle128 != a->swizzle128 || !a->swizzle128) return false;
-  // One K-major operand of 2 N rows: y's rows right after x's.
-  const int64_t elem = byte_size(type(bx->reg).dtype);
-  if (bx->inner != by->inner || bx->outer != by->outer || by->offset != bx->offset + bx->outer * bx->inner * elem)
-    return false;
-  const int64_t N = type(x.dst).shape.back();
-  return N == type(y.dst).shape.back() && 2 * N <= 256;
-}
-
-bool Emitter::wgmma_accumulates_in_place(const ir::Instr& in, const Pipeline& p) const {
-  if (!in.has_acc) return false;
-  const int acc = in.args[2], dst = in.dst;
-  if (type(acc).dtype != DType::f32 || layouts_[acc].slots != layouts_[dst].slots || layouts_[acc].scalar) return false;
-  bool ok = true;
-  // The result goes nowhere but back into the accumulator...
-  ir::for_each_instr(k_.body, [&](const ir::Instr& u, const ir::Block&) {
-    for (int a : u.args)
-      if (a == dst && !(u.op == ir::Op::Copy && u.dst == acc)) ok = false;
-  });
-  // ...which nothing else in the loop reads.
-  ir::for_each_instr(*p.loop->body, [&](const ir::Instr& u, const ir::Block&) {
-    for (int a : u.args)
-      if (a == acc && &u != &in) ok = false;
-  });
-  return ok;
-}
 
 std::string Emitter::staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const {
   if (!s.core) return "(" + row + ") * " + std::to_string(s.stride) + " + " + col;
@@ -430,58 +53,61 @@ void Emitter::publish_stage(Pipeline& p) {
   // iteration's), are published by the barrier (cut to tf32 first only
   // with CodegenOptions::tf32_cut_staged); then the copies
   // for `ahead` iterations on go to the stage read longest ago, and the
-  // body's register loads for the next iteration are issued.
+  // body's register loads for the next iteration are issued. With
+  // Pipeline::late_issue the copies go out after the iteration's dots
+  // instead (issue_after_wait).
   const ir::Instr& loop = *p.loop;
-  const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
   const int ahead = p.ahead;  // iterations in flight
-  if (p.late_issue) {
-    // The copies go out after this iteration's dots (issue_after_wait).
-    open("if (ts_tma_ok)");
-    line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
-    line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
-    --indent_;
-    line("} else {");
-    ++indent_;
-    line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
-    line("ts_fence_proxy_async();");
-    line("__syncthreads();");
-    close();
-    p.published = true;
-    return;
-  }
   if (p.tma) {
     // The TMA unit wrote this stage through the async proxy, as wgmma
     // reads it; its mbarrier says when every byte has landed.
     open("if (ts_tma_ok)");
     line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
     line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
-    --indent_;
-    line("} else {");
-    ++indent_;
+    open_else();
   }
   line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
   if (opt_.tf32_cut_staged) round_staged(p, p.stage_var);
   // cp.async and the stores above wrote through the generic proxy; wgmma
   // reads through the async proxy.
   if (p.wgmma) line("ts_fence_proxy_async();");
+  // Only the cp.async copies, each thread's own, need the barrier before the dots.
+  if (p.late_issue) line("__syncthreads();");
   if (p.tma) close();
+  p.published = true;
+  if (p.late_issue) return;
   line("__syncthreads();");
   open("");
-  line("const int64_t ts_next = " + it + " + " + std::to_string(ahead) + " * " + step + ";");
-  open("if (" + loop_runs(loop, "ts_next") + ")");
-  issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
-               "(" + p.stage_var + " + " + std::to_string(ahead) + ") % " + std::to_string(p.stages));
-  close();
-  line("ts_cp_async_commit();");
+  issue_ahead(p);
   if (!p.prefetched.empty()) {
     // Already copied out of pf<reg> above, at the loads' own places.
-    line("const int64_t ts_after = " + it + " + " + step + ";");
+    const std::string step = "(int64_t)" + name(loop.args[2]);
+    line("const int64_t ts_after = it" + std::to_string(loop.dst) + " + " + step + ";");
     open("if (" + loop_runs(loop, "ts_after") + ")");
     prefetch_loads(p, "(" + reg_type(loop.dst) + ")ts_after");
     close();
   }
   close();
-  p.published = true;
+}
+
+void Emitter::issue_after_wait(Pipeline& p) {
+  // Every warp has retired the previous iteration's groups: its stage is
+  // free for the copies of the iteration stages - 1 on.
+  line("__syncthreads();");
+  open("");
+  issue_ahead(p);
+  close();
+}
+
+void Emitter::issue_ahead(const Pipeline& p) {
+  const ir::Instr& loop = *p.loop;
+  const std::string step = "(int64_t)" + name(loop.args[2]);
+  line("const int64_t ts_next = it" + std::to_string(loop.dst) + " + " + std::to_string(p.ahead) + " * " + step + ";");
+  open("if (" + loop_runs(loop, "ts_next") + ")");
+  issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
+               "(" + p.stage_var + " + " + std::to_string(p.ahead) + ") % " + std::to_string(p.stages));
+  close();
+  line("ts_cp_async_commit();");
 }
 
 void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage) {
@@ -490,25 +116,9 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   // open a block for each batch of copies).
   line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) + ";");
   if (p.tma) {
-    // One thread arms the stage's barrier with the bytes to come and
-    // issues one box per tile; every element outside the tensor (a masked
-    // lane) lands as zero.
-    uses_tid_ = true;
     open("if (ts_tma_ok)");
-    open("if (tid == 0)");
-    line("uint64_t* const ts_bar = " + barrier_of(p, stage) + ";");
-    int64_t bytes = 0;
-    for (const StagedLoad& s : p.loads) bytes += s.inner * s.outer * byte_size(type(s.reg).dtype);
-    line("ts_mbar_expect_tx(ts_bar, " + std::to_string(bytes) + "u);");
-    for (const StagedLoad& s : p.loads) {
-      if (opt_.comments) line("// TMA %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", one box");
-      line("ts_tma_load_2d(ts_stage + " + std::to_string(s.offset) + ", &ts_tmap" + std::to_string(s.tma) + ", " +
-           *remat(s.tma_inner_x, {"0"}, 0) + ", " + *remat(s.tma_outer_x, {"0"}, 0) + ", ts_bar);");
-    }
-    close();
-    --indent_;
-    line("} else {");
-    ++indent_;
+    issue_tma(p, stage);
+    open_else();
   }
   for (const StagedLoad& s : p.loads) {
     if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
@@ -516,26 +126,6 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
     for_vectors(per_row * s.outer, [&] { copy_vector(s); });
   }
   if (p.tma) close();
-}
-
-void Emitter::issue_after_wait(Pipeline& p) {
-  // Every warp has retired the previous iteration's groups: its stage is
-  // free for the copies of the iteration stages - 1 on.
-  const ir::Instr& loop = *p.loop;
-  const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
-  line("__syncthreads();");
-  open("");
-  line("const int64_t ts_next = " + it + " + " + std::to_string(p.ahead) + " * " + step + ";");
-  open("if (" + loop_runs(loop, "ts_next") + ")");
-  issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
-               "(" + p.stage_var + " + " + std::to_string(p.ahead) + ") % " + std::to_string(p.stages));
-  close();
-  line("ts_cp_async_commit();");
-  close();
-}
-
-std::string Emitter::barrier_of(const Pipeline& p, const std::string& stage) const {
-  return "reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + " + std::to_string(p.bar_offset) + ") + (" + stage + ")";
 }
 
 void Emitter::copy_vector(const StagedLoad& s) {
@@ -578,9 +168,7 @@ void Emitter::copy_vector(const StagedLoad& s) {
     ++indent_;
     line("*reinterpret_cast<ts_u4*>(ts_dst) = ts_u4{0u, 0u, 0u, 0u};");
   }
-  --indent_;
-  line("} else {");
-  ++indent_;
+  open_else();
   // Mixed masks or a misaligned vector: element by element.
   for (int64_t lane = 0; lane < V; ++lane) {
     std::string value_expr = "*(" + *remat(ld.args[0], coords(lane), 0) + ")";

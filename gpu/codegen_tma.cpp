@@ -135,8 +135,8 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
     }
     const ir::Instr& in = *def_of_[r];
     if (in.op == ir::Op::PtrParam) {
-      if (m.base_param >= 0) ok = false;
-      m.base_param = in.param_index;
+      if (m.spec.base_param >= 0) ok = false;
+      m.spec.base_param = in.param_index;
     } else if (in.op == ir::Op::PtrAdd || (in.op == ir::Op::Add && type(r).dtype == DType::i32 && [&] {
                  int big = 0;
                  for (int64_t e : type(r).shape) big += e != 1;
@@ -163,7 +163,7 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   AxisMap identity(tile.size());
   for (size_t i = 0; i < tile.size(); ++i) identity[i] = tile[i] == 1 ? -1 : static_cast<int>(i);
   pointer_terms(ld.args[0], identity);
-  if (!ok || m.base_param < 0 || terms.size() != 2 || terms[0].axis == terms[1].axis) return std::nullopt;
+  if (!ok || m.spec.base_param < 0 || terms.size() != 2 || terms[0].axis == terms[1].axis) return std::nullopt;
 
   // The mask: a conjunction of X < bound, one per axis, over the same X.
   struct Bound {
@@ -218,12 +218,33 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
     }
   }
   if (m.inner_x < 0 || m.outer_x < 0) return std::nullopt;
-  m.spec.base_param = m.base_param;
   m.spec.dtype = type(s.reg).dtype;
   m.spec.box_cols = s.inner;
   m.spec.box_rows = s.outer;
   m.spec.swizzle128 = true;
   return m;
+}
+
+void Emitter::issue_tma(const Pipeline& p, const std::string& stage) {
+  // One thread arms the stage's barrier with the bytes to come and issues
+  // one box per tile; every element outside the tensor (a masked lane)
+  // lands as zero. Called under issue_copies' AtIteration and ts_stage.
+  uses_tid_ = true;
+  open("if (tid == 0)");
+  line("uint64_t* const ts_bar = " + barrier_of(p, stage) + ";");
+  int64_t bytes = 0;
+  for (const StagedLoad& s : p.loads) bytes += s.inner * s.outer * byte_size(type(s.reg).dtype);
+  line("ts_mbar_expect_tx(ts_bar, " + std::to_string(bytes) + "u);");
+  for (const StagedLoad& s : p.loads) {
+    if (opt_.comments) line("// TMA %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", one box");
+    line("ts_tma_load_2d(ts_stage + " + std::to_string(s.offset) + ", &ts_tmap" + std::to_string(s.tma) + ", " +
+         *remat(s.tma_inner_x, {"0"}, 0) + ", " + *remat(s.tma_outer_x, {"0"}, 0) + ", ts_bar);");
+  }
+  close();
+}
+
+std::string Emitter::barrier_of(const Pipeline& p, const std::string& stage) const {
+  return "reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + " + std::to_string(p.bar_offset) + ") + (" + stage + ")";
 }
 
 }  // namespace tl::gpu::detail

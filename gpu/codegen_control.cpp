@@ -1,0 +1,186 @@
+// Structured control flow of a generated kernel: blocks, instructions
+// dispatched to their emitters, range loops (with a pipeline's prologue
+// and epilogue, codegen_pipeline.cpp), if and while; and the persistent
+// kernel's two interleaved programs.
+#include <algorithm>
+
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+void Emitter::block(const ir::Block& b) {
+  for (const ir::Instr& in : b.instrs) instr(in);
+}
+
+void Emitter::interleaved_body() {
+  using ir::Op;
+  // Program b's registers are declared on their own (same numbers, "_b").
+  std::vector<bool> declared_b = declared_;
+  for (const ir::Instr& in : k_.body.instrs) {
+    switch (in.op) {
+      case Op::For: case Op::If: case Op::While:
+        fail(in, "two interleaved programs need a body without loops or branches");
+      case Op::AtomicAdd: case Op::AtomicRMW: case Op::Print: case Op::Assert:
+        fail(in, "two interleaved programs need a body whose only side effects are stores");
+      default: break;
+    }
+    instr(in);
+    std::swap(declared_, declared_b);
+    copy_suffix_ = "_b";
+    instr(in);
+    copy_suffix_.clear();
+    std::swap(declared_, declared_b);
+  }
+  // Shared memory needs nothing more: outside a pipelined loop an op's
+  // scratch lives only while the op is emitted (written, barrier, read,
+  // barrier, from offset 0, which the next op reuses), so a's copy of an
+  // op is done with it before b's begins.
+}
+
+void Emitter::instr(const ir::Instr& in) {
+  using ir::Op;
+  switch (in.op) {
+    case Op::For: for_loop(in); return;
+    case Op::If: if_block(in); return;
+    case Op::While: while_loop(in); return;
+    default: break;
+  }
+  comment(in);
+  if (in.dst >= 0 && skipped_[in.dst]) return;  // a staged load or its transpose: the pipeline copies it
+  convert_operands(in);
+  switch (in.op) {
+    case Op::PtrParam: case Op::ScalarParam: case Op::Const: case Op::Arange: case Op::ProgramId:
+    case Op::NumPrograms:
+      leaf(in);
+      return;
+    case Op::Broadcast: case Op::Reshape: case Op::Permute: movement(in); return;
+    case Op::Reduce: reduce(in); return;
+    case Op::Dot: dot(in); return;
+    case Op::Load: load(in); return;
+    case Op::Store: store(in); return;
+    case Op::AtomicAdd: atomic_add(in); return;
+    case Op::AtomicRMW: atomic_rmw(in); return;
+    case Op::Print: print(in); return;
+    case Op::Assert: device_assert(in); return;
+    case Op::Scan: case Op::ReduceWith: case Op::Sort: case Op::Flip: case Op::Join: case Op::Split:
+    case Op::Gather: case Op::Histogram:
+      issue15_op(in);
+      return;
+    default: break;
+  }
+  if (ir::is_unary(in.op) || ir::is_binary(in.op) || in.op == Op::Where || in.op == Op::Fma) {
+    elementwise(in);
+    return;
+  }
+  fail(in, "no lowering for this op");
+}
+
+void Emitter::for_loop(const ir::Instr& in) {
+  // Python range semantics, negative steps included; a zero step runs no
+  // iteration (the interpreter reports it and skips the loop).
+  std::string it = "it" + std::to_string(in.dst);
+  const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
+  if (opt_.comments)
+    line("// for %" + std::to_string(in.dst) + " in range(%" + std::to_string(in.args[0]) + ", %" +
+         std::to_string(in.args[1]) + ", %" + std::to_string(in.args[2]) + ")" +
+         (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
+  Pipeline* p = nullptr;
+  for (Pipeline& x : pipelines_)
+    if (x.loop == &in) p = &x;
+  if (p) {
+    // Prologue: the first iteration's staged operands are in flight before
+    // the loop starts (codegen_pipeline.cpp).
+    used_pipeline_ = true;
+    p->stage_var = "ts_st" + std::to_string(in.dst);
+    line("int " + p->stage_var + " = 0;");
+    if (p->tma) {
+      // Each stage's barrier completes once per use: arrival of the one
+      // thread that arms it, and its bytes.
+      p->phase_var = "ts_ph" + std::to_string(in.dst);
+      line("unsigned " + p->phase_var + " = 0;");
+      uses_tid_ = true;
+      open("if (ts_tma_ok)");
+      open("if (tid == 0)");
+      for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + barrier_of(*p, std::to_string(s)) + ", 1);");
+      line("ts_mbar_fence_init();");
+      close();
+      line("__syncthreads();");
+      close();
+    }
+    for (const ir::Instr* ld : p->prefetched)
+      line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
+    if (!p->prefetched.empty()) {
+      open("if (" + loop_runs(in, lo) + ")");
+      prefetch_loads(*p, "(" + reg_type(in.dst) + ")" + lo);
+      close();
+    }
+    for (int t = 0; t < p->ahead; ++t) {
+      const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
+      open("if (" + loop_runs(in, value) + ")");
+      issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, std::to_string(t));
+      close();
+      line("ts_cp_async_commit();");
+    }
+  }
+  open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
+  declared_[in.dst] = true;
+  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  Pipeline* outer = active_;
+  active_ = p;
+  if (p) p->published = false;
+  block(*in.body);
+  if (p) line(p->stage_var + " = " + p->stage_var + " + 1 == " + std::to_string(p->stages) + " ? 0 : " + p->stage_var + " + 1;");
+  active_ = outer;
+  close();
+  if (p) {
+    // Nothing may still be landing in shared memory, or still be read
+    // from it, when the ops after the loop use it; the last wgmma group
+    // still owns its accumulators until it is waited for.
+    if (p->wgmma_async) {
+      line("ts_wgmma_wait0();");
+      for (int acc : p->wgmma_accumulators)
+        for_slots(layouts_[acc].slots, [&](const std::string& s) { line("ts_fence_operand(" + at(acc, s) + ");"); });
+    }
+    line("ts_cp_async_wait_all();");
+    if (p->tma) {
+      // Every wait is behind the last iteration's barrier: the barriers'
+      // memory may go back to being plain shared memory.
+      open("if (ts_tma_ok && tid == 0)");
+      for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + barrier_of(*p, std::to_string(s)) + ");");
+      close();
+    }
+    line("__syncthreads();");
+  }
+}
+
+void Emitter::if_block(const ir::Instr& in) {
+  if (opt_.comments)
+    line("// if %" + std::to_string(in.args[0]) + (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
+  // The condition is 0-d, equal in every thread: barriers inside stay uniform.
+  open("if (" + name(in.args[0]) + ")");
+  block(*in.body);
+  if (in.else_body && !in.else_body->instrs.empty()) {
+    open_else();
+    block(*in.else_body);
+  }
+  close();
+}
+
+void Emitter::while_loop(const ir::Instr& in) {
+  if (opt_.comments) line(std::string("// while") + (in.loc.known() ? "  (line " + std::to_string(in.loc.line) + ")" : ""));
+  // The condition block, then the test, then the body, all inside one C++
+  // loop: registers the condition block defines are declared fresh each
+  // time round. The condition is 0-d, equal in every thread, so all leave
+  // together and barriers inside stay uniform. Never pipelined: only For
+  // loops have a next iteration's loop variable to load ahead with.
+  open("while (true)");
+  Pipeline* outer = active_;
+  active_ = nullptr;  // nothing here is directly in an enclosing pipelined body
+  block(*in.cond_body);
+  line("if (!" + name(in.cond_reg) + ") break;");
+  block(*in.body);
+  active_ = outer;
+  close();
+}
+
+}  // namespace tl::gpu::detail
