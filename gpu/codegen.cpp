@@ -391,16 +391,35 @@ std::string Emitter::element(const TileLayout& l, const std::string& slot) {
   if (l.mma) {
     // Slot s is step s / 4 (tile row step / tn, column step % tn) and
     // place s % 4 in it; the warp picks the warp tile (see TileLayout).
-    const std::string st = "(" + slot + ")";
-    const std::string row = "((tid >> 5) / " + std::to_string(l.wn) + " * " + std::to_string(l.tm * 16) + " + " + st +
-                            " / 4 / " + std::to_string(l.tn) + " * 16 + ((tid & 31) >> 2) + (" + st + " >> 1 & 1) * 8)";
-    const std::string col = "((tid >> 5) % " + std::to_string(l.wn) + " * " + std::to_string(l.tn * 8) + " + " + st +
-                            " / 4 % " + std::to_string(l.tn) + " * 8 + (tid & 3) * 2 + (" + st + " & 1))";
-    return "(" + row + " * " + std::to_string(l.cols) + " + " + col + ")";
+    const std::vector<std::string> rc = element_coordinates(l, {l.n / l.cols, l.cols}, slot);
+    return "(" + rc[0] + " * " + std::to_string(l.cols) + " + " + rc[1] + ")";
   }
   if (l.replicated()) return "(tid & " + std::to_string(l.n - 1) + ")";
   if (slot == "0") return "tid";
   return "(" + slot + " * " + std::to_string(l.threads) + " + tid)";
+}
+
+std::vector<std::string> Emitter::element_coordinates(const TileLayout& l, const ir::Shape& shape, const std::string& slot) {
+  std::vector<std::string> c(shape.size());
+  // An MMA layout knows each slot's row and column: written out directly,
+  // they spare every use the division and remainder of the flat index
+  // (signed, since the compiler cannot see that it is non-negative), which
+  // in an epilogue cost more instructions than the math.
+  const bool rows_and_cols = l.mma && shape.size() >= 2 && shape.back() == l.cols &&
+                             std::all_of(shape.begin(), shape.end() - 2, [](int64_t e) { return e == 1; });
+  if (!rows_and_cols) {
+    const std::string e = "(" + element(l, slot) + ")";
+    for (size_t ax = 0; ax < shape.size(); ++ax) c[ax] = coordinate(e, shape, ax);
+    return c;
+  }
+  uses_tid_ = true;
+  const std::string st = "(" + slot + ")";
+  for (size_t ax = 0; ax + 2 < shape.size(); ++ax) c[ax] = "0";
+  c[shape.size() - 2] = "((tid >> 5) / " + std::to_string(l.wn) + " * " + std::to_string(l.tm * 16) + " + " + st + " / 4 / " +
+                        std::to_string(l.tn) + " * 16 + ((tid & 31) >> 2) + (" + st + " >> 1 & 1) * 8)";
+  c[shape.size() - 1] = "((tid >> 5) % " + std::to_string(l.wn) + " * " + std::to_string(l.tn * 8) + " + " + st + " / 4 % " +
+                        std::to_string(l.tn) + " * 8 + (tid & 3) * 2 + (" + st + " & 1))";
+  return c;
 }
 
 std::string Emitter::owner_guard(const TileLayout& l) {

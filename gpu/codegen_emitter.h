@@ -106,6 +106,8 @@ class Emitter {
   void assign(int dst, const std::function<std::string(const std::string& slot)>& expr);
   // The element index (an expression in `tid`) a thread holds in `slot`.
   std::string element(const TileLayout& l, const std::string& slot);
+  // The coordinates of that element in a tile of `shape` (l.n elements).
+  std::vector<std::string> element_coordinates(const TileLayout& l, const ir::Shape& shape, const std::string& slot);
   // "" when every thread owns its elements, else the condition under which
   // this thread is the one owner of its (replicated) element.
   std::string owner_guard(const TileLayout& l);

@@ -116,22 +116,16 @@ void Emitter::convert_operands(const ir::Instr& in) {
     if (type(a).shape.empty() || layouts_[a] == work || converted_.count(a)) continue;
     if (ir::numel(type(a).shape) != work.n) continue;  // not an element-for-element operand
     const ir::Shape& shape = type(a).shape;
-    auto coords_at = [this, shape](const std::string& e) {
-      std::vector<std::string> c(shape.size());
-      for (size_t ax = 0; ax < shape.size(); ++ax) c[ax] = coordinate(e, shape, ax);
-      return c;
-    };
+    auto coords_at = [this, shape, work](const std::string& s) { return element_coordinates(work, shape, s); };
     // Probed at the element expression the slots will really use (for_slots
     // names the slot "s", or "0" for one): remat gives up past a length
     // limit, and the MMA layout's element formula is long, so a probe with
     // a short name could pass where the real expansion fails.
-    if (remat(a, coords_at(element(work, work.slots == 1 ? "0" : "s")), 0)) {
+    if (remat(a, coords_at(work.slots == 1 ? "0" : "s"), 0)) {
       // Index arithmetic: recomputed where each slot is used, with no array
       // (a store's 64-bit pointers would otherwise all be live at once).
       converted_[a] = {"", work};
-      recomputed_[a] = [this, a, work, coords_at](const std::string& s) {
-        return "(" + *remat(a, coords_at(element(work, s)), 0) + ")";
-      };
+      recomputed_[a] = [this, a, coords_at](const std::string& s) { return "(" + *remat(a, coords_at(s), 0) + ")"; };
       continue;
     }
     const std::string tmp = "cv" + std::to_string(scratch_++);

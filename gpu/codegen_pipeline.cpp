@@ -187,9 +187,7 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
     const DType d = type(r).dtype;
     const int mask = ld->has_mask ? ld->args[1] : -1, other = ld->has_other ? ld->args[ld->has_mask ? 2 : 1] : -1;
     for_slots(l.slots, [&](const std::string& slot) {
-      const std::string e = "(" + element(l, slot) + ")";
-      std::vector<std::string> c(shape.size());
-      for (size_t ax = 0; ax < shape.size(); ++ax) c[ax] = coordinate(e, shape, ax);
+      const std::vector<std::string> c = element_coordinates(l, shape, slot);
       auto value_of = [&](int a) { return *remat(a, type(a).shape.empty() ? std::vector<std::string>{} : c, 0); };
       std::string read = "*(" + value_of(ld->args[0]) + ")";
       if (d == DType::i1) read = "(" + read + " != 0)";

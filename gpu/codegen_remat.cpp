@@ -122,7 +122,12 @@ bool Emitter::try_remat_move(const ir::Instr& in) {
   };
   reload_at_ = &in;
   const bool ok = at_element("e").has_value();
-  if (ok) assign(in.dst, [&](const std::string& s) { return *at_element(element(ld, s)); });
+  if (ok)
+    assign(in.dst, [&](const std::string& s) {
+      // An MMA destination's rows and columns directly (shorter than the
+      // flat index's, so within remat's limit wherever the probe was).
+      return ld.mma ? *remat_instr(in, element_coordinates(ld, ds, s), 0) : *at_element(element(ld, s));
+    });
   reload_at_ = nullptr;
   return ok;
 }
