@@ -46,6 +46,7 @@ int cmd_bench(const Args& args) {
     if (opt.codegen.num_stages < 2 || opt.codegen.num_stages > 4) throw UsageError("--stages must be 2, 3 or 4");
   }
   opt.verify = args.flag("verify");
+  opt.flush_l2 = args.flag("flush-l2");
   opt.codegen.ldmatrix = !args.flag("no-ldmatrix");
   opt.tune_wgmma = args.flag("wgmma");
   opt.codegen.tf32_cut_staged = args.flag("tf32-cut");
@@ -98,6 +99,8 @@ int cmd_bench(const Args& args) {
       std::printf("%s\n", tl::gpu::bench_json(results, ceil, d.device()).c_str());
     } else {
       std::printf("floor %% = max(bytes / bandwidth, flops / rate) / median time; Triton ms: ANCHORS.md (H200)\n");
+      std::printf("%s\n", opt.flush_l2 ? "timing: L2 overwritten before each run (as Triton's do_bench), inputs not rotated"
+                                        : "timing: runs back to back, inputs rotated among copies where they fit in L2");
       for (const tl::gpu::BenchResult& r : results)
         if (r.verified) std::printf("%s: output vs reference err %.3g\n", r.bench.name.c_str(), r.spec_err);
     }

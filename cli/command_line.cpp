@@ -93,6 +93,7 @@ const std::vector<CommandInfo>& command_table() {
            {"no-dot-pairs", false, "", "with --wgmma: one wgmma per dot, never one for two dots of one A whose B tiles sit side by side (to compare)"},
            {"tf32-cut", false, "", "cut staged f32 dot operands to tf32 in shared memory instead of letting the tensor cores drop the low bits"},
            {"verify", false, "", "also compare each output with the reference (slow at these sizes)"},
+           {"flush-l2", false, "", "overwrite a buffer of twice the L2 cache before each timed run, as Triton's do_bench does, instead of rotating the inputs among copies"},
            {"line-info", false, "", "compile with -lineinfo (source lines for Nsight and compute-sanitizer; slower to compile)"},
            {"no-cache", false, "", "compile every kernel, ignoring the cubin cache"},
            {"json", false, "", "print the results as JSON"},

@@ -82,6 +82,7 @@ CudaDriver::CudaDriver(int ordinal) {
   resolve(lib_, memcpy_dtoh, "cuMemcpyDtoH_v2");
   resolve(lib_, memcpy_dtod, "cuMemcpyDtoD_v2");
   resolve(lib_, memset_d8, "cuMemsetD8_v2");
+  resolve(lib_, memset_d32_async, "cuMemsetD32Async");
   resolve(lib_, stream_synchronize, "cuStreamSynchronize");
   resolve(lib_, event_create, "cuEventCreate");
   resolve(lib_, event_destroy, "cuEventDestroy_v2");

@@ -90,6 +90,7 @@ class CudaDriver {
   CUresult (*memcpy_dtoh)(void*, CUdeviceptr, size_t) = nullptr;
   CUresult (*memcpy_dtod)(CUdeviceptr, CUdeviceptr, size_t) = nullptr;
   CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t) = nullptr;
+  CUresult (*memset_d32_async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
   CUresult (*stream_synchronize)(CUstream) = nullptr;
   CUresult (*event_create)(CUevent*, unsigned) = nullptr;
   CUresult (*event_destroy)(CUevent) = nullptr;

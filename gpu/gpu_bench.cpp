@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -138,7 +139,9 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   size_t input_bytes = 0;
   for (const Buffer& b : host.inputs) input_bytes += b.size_bytes();
   const size_t l2 = static_cast<size_t>(d.device().l2_bytes);
-  r.copies = input_bytes >= 2 * l2 ? 1 : static_cast<int>(std::min<size_t>(512, (2 * l2 + input_bytes - 1) / std::max<size_t>(input_bytes, 1)));
+  r.copies = input_bytes >= 2 * l2 || opt.flush_l2
+                 ? 1
+                 : static_cast<int>(std::min<size_t>(512, (2 * l2 + input_bytes - 1) / std::max<size_t>(input_bytes, 1)));
   std::vector<std::vector<DeviceMemory>> inputs(static_cast<size_t>(r.copies));
   for (int i = 0; i < r.copies; ++i)
     for (const Buffer& b : host.inputs) {
@@ -197,7 +200,10 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   // Triton's do_bench likewise queues each run behind its cache flush.
   std::vector<std::unique_ptr<EventTimer>> timers;
   for (int i = 0; i < opt.runs; ++i) timers.push_back(std::make_unique<EventTimer>(d));
+  std::optional<DeviceMemory> flush;
+  if (opt.flush_l2) flush.emplace(d, 2 * l2, "the L2 flush buffer");
   for (int i = 0; i < opt.runs; ++i) {
+    if (flush) d.check(d.memset_d32_async(flush->ptr(), static_cast<unsigned>(i), flush->bytes() / 4, nullptr), "cuMemsetD32Async", "the L2 flush");
     timers[static_cast<size_t>(i)]->start();
     launch(d, k, grid, kargs[static_cast<size_t>(i % r.copies)]);
     timers[static_cast<size_t>(i)]->stop();
@@ -206,6 +212,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   for (auto& t : timers) ms.push_back(t->elapsed_ms());
   std::sort(ms.begin(), ms.end());
   r.runs = opt.runs;
+  r.flushed_l2 = opt.flush_l2;
   r.median_ms = percentile(ms, 0.5);
   r.min_ms = ms.front();
   r.p90_ms = percentile(ms, 0.9);
@@ -433,6 +440,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
     } else {
       c.update({{"kernel", r.cuda_kernel},       {"registers", r.registers},   {"spill_bytes", r.spill_bytes},
                 {"smem_bytes", r.smem_bytes},      {"compile_s", r.compile_s},   {"copies", r.copies},
+                {"flushed_l2", r.flushed_l2},
                 {"runs", r.runs},                  {"median_ms", r.median_ms},   {"min_ms", r.min_ms},
                 {"p90_ms", r.p90_ms},              {"max_ms", r.max_ms},         {"gb_per_s", r.gb_per_s},
                 {"tflop_per_s", r.tflop_per_s},    {"floor_ms", r.floor_ms},     {"percent_of_floor", r.percent_of_floor},

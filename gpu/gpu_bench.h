@@ -40,6 +40,11 @@ struct BenchOptions {
   bool tune_wgmma = false;
   // Time the NVRTC compile with the cache bypassed (once more per variant).
   bool measure_compile = true;
+  // Before each timed run, overwrite a buffer of twice the L2 cache (as
+  // Triton's do_bench zeroes 256 MB before each of its runs), instead of
+  // rotating the inputs among copies: every run starts from the same cache
+  // state as the Triton column's runs do.
+  bool flush_l2 = false;
 };
 
 // One configuration the tuner tried: what the timing was taken with.
@@ -73,6 +78,7 @@ struct BenchResult {
   // NVRTC s) of each; the fastest to compile is the one reported.
   std::vector<std::pair<BenchConfig, double>> tie_compiles;
   int copies = 1;  // input copies rotated through
+  bool flushed_l2 = false;  // BenchOptions::flush_l2: L2 overwritten before each timed run
   int runs = 0;
   double median_ms = 0, min_ms = 0, p90_ms = 0, max_ms = 0;
   double gb_per_s = 0, tflop_per_s = 0;
