@@ -307,6 +307,24 @@ TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with
   CHECK_FALSE(has(puzzle_cuda("e4_fused", "canonical", scalar), "ts_mma_bf16(&r"));
 }
 
+TEST_CASE("an epilogue in the MMA layout stores by row and column, never dividing a flat index", "[gpu][codegen]") {
+  // E1's activation stays in the accumulators' layout and is stored from
+  // there; the store's pointers and mask are recomputed at each slot from the
+  // slot's row and column (Emitter::element_coordinates), not from
+  // `row * 64 + col` divided by 64 and wrapped again.
+  for (bool wgmma : {false, true}) {
+    tl::gpu::CodegenOptions cg;
+    cg.wgmma = wgmma;
+    const std::string e1 = puzzle_cuda("e1_v1", "bench", cg);
+    const size_t store = e1.find("// store %");
+    REQUIRE(store != std::string::npos);
+    const std::string tail = e1.substr(store);
+    CHECK(has(tail, "(tid & 3) * 2 + ((s) & 1)"));
+    CHECK_FALSE(has(tail, ") / 64)"));
+    CHECK_FALSE(has(tail, ") % 64)"));
+  }
+}
+
 TEST_CASE("NVRTC errors carry the log and the generated source's path", "[gpu][nvrtc]") {
   try {
     tl::gpu::nvrtc_compile("extern \"C\" __global__ void broken() { undefined_thing(); }", "broken", {}, "/tmp/broken.cu");
