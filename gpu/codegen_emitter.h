@@ -108,6 +108,8 @@ class Emitter {
   std::string element(const TileLayout& l, const std::string& slot);
   // The coordinates of that element in a tile of `shape` (l.n elements).
   std::vector<std::string> element_coordinates(const TileLayout& l, const ir::Shape& shape, const std::string& slot);
+  // A store from the MMA layout, its column pairs 8 bytes at a time where they can be.
+  void store_column_pairs(const ir::Instr& in, const TileLayout& l);
   // "" when every thread owns its elements, else the condition under which
   // this thread is the one owner of its (replicated) element.
   std::string owner_guard(const TileLayout& l);

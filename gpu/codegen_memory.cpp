@@ -51,6 +51,10 @@ void Emitter::store(const ir::Instr& in) {
   const TileLayout l = layout(ptr);  // the value's, when it is a tile (convert_operands)
   const std::string guard = owner_guard(l);
   const bool bytes = type(ptr).dtype == DType::i1;
+  if (l.mma && l.slots % 2 == 0 && byte_size(type(ptr).dtype) == 4 && guard.empty() && copy_suffix_.empty()) {
+    store_column_pairs(in, l);
+    return;
+  }
   for_slots(l.slots, [&](const std::string& s) {
     std::string cond = guard;
     if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
@@ -59,6 +63,31 @@ void Emitter::store(const ir::Instr& in) {
     std::string st = "*" + at(ptr, s) + " = " + (bytes ? "(uint8_t)" : "") + at(value, s) + ";";
     line(cond.empty() ? st : "if (" + cond + ") " + st);
   });
+}
+
+// In the MMA layout, slots 2p and 2p + 1 hold columns c and c + 1 of one
+// row: where both are in the mask and the pair's address is 8-byte aligned
+// they go out as one 8-byte store, half the store instructions (an
+// epilogue's scattered 4-byte stores otherwise fill the store queue); else
+// one by one. The pointers are compared, not assumed adjacent: they are
+// whatever the kernel computed.
+void Emitter::store_column_pairs(const ir::Instr& in, const TileLayout& l) {
+  const int ptr = in.args[0], value = in.args[1], mask = in.has_mask ? in.args[2] : -1;
+  const std::string t = reg_type(ptr);
+  line("#pragma unroll");
+  open("for (int ts_p = 0; ts_p < " + std::to_string(l.slots / 2) + "; ++ts_p)");
+  const std::string s0 = "2 * ts_p", s1 = "2 * ts_p + 1";
+  line(t + " const ts_a0 = " + at(ptr, s0) + ";");
+  line(t + " const ts_a1 = " + at(ptr, s1) + ";");
+  line("const bool ts_m0 = " + (mask >= 0 ? at(mask, s0) : std::string("true")) + ";");
+  line("const bool ts_m1 = " + (mask >= 0 ? at(mask, s1) : std::string("true")) + ";");
+  open("if (ts_m0 && ts_m1 && ts_a1 == ts_a0 + 1 && ((uint64_t)ts_a0 & 7) == 0)");
+  line("ts_store_pair(ts_a0, " + at(value, s0) + ", " + at(value, s1) + ");");
+  open_else();
+  line("if (ts_m0) *ts_a0 = " + at(value, s0) + ";");
+  line("if (ts_m1) *ts_a1 = " + at(value, s1) + ";");
+  close();
+  close();
 }
 
 void Emitter::atomic_add(const ir::Instr& in) {

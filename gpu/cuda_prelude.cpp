@@ -377,6 +377,17 @@ TS_INLINE void ts_ldsm_x2_trans(uint32_t* r, const void* p) {
 struct __align__(16) ts_u4 {
   uint32_t x, y, z, w;
 };
+// Two 4-byte values side by side, one 8-byte store (an MMA-layout store's
+// column pairs; the caller checks that the address is 8-byte aligned).
+template <class T> TS_INLINE void ts_store_pair(T* p, T a, T b) {
+#ifdef __CUDA_ARCH__
+  // A vector store: NVVM splits a struct's into two.
+  asm volatile("st.v2.b32 [%0], {%1, %2};" ::"l"(p), "r"(ts_bitcast<uint32_t>(a)), "r"(ts_bitcast<uint32_t>(b)) : "memory");
+#else
+  p[0] = a;
+  p[1] = b;
+#endif
+}
 // Two 16-bit values, lo first in memory, as one fragment word.
 TS_INLINE uint32_t ts_pack2(unsigned short lo, unsigned short hi) { return (uint32_t)lo | ((uint32_t)hi << 16); }
 

@@ -307,11 +307,12 @@ TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with
   CHECK_FALSE(has(puzzle_cuda("e4_fused", "canonical", scalar), "ts_mma_bf16(&r"));
 }
 
-TEST_CASE("an epilogue in the MMA layout stores by row and column, never dividing a flat index", "[gpu][codegen]") {
+TEST_CASE("an epilogue in the MMA layout stores column pairs by row and column, never dividing a flat index", "[gpu][codegen]") {
   // E1's activation stays in the accumulators' layout and is stored from
   // there; the store's pointers and mask are recomputed at each slot from the
   // slot's row and column (Emitter::element_coordinates), not from
-  // `row * 64 + col` divided by 64 and wrapped again.
+  // `row * 64 + col` divided by 64 and wrapped again; the two columns of a
+  // pair go out as one 8-byte store where both are in the mask and aligned.
   for (bool wgmma : {false, true}) {
     tl::gpu::CodegenOptions cg;
     cg.wgmma = wgmma;
@@ -319,7 +320,9 @@ TEST_CASE("an epilogue in the MMA layout stores by row and column, never dividin
     const size_t store = e1.find("// store %");
     REQUIRE(store != std::string::npos);
     const std::string tail = e1.substr(store);
-    CHECK(has(tail, "(tid & 3) * 2 + ((s) & 1)"));
+    CHECK(has(tail, "(tid & 3) * 2 + ((2 * ts_p + 1) & 1)"));
+    CHECK(has(tail, "if (ts_m0 && ts_m1 && ts_a1 == ts_a0 + 1 && ((uint64_t)ts_a0 & 7) == 0)"));
+    CHECK(has(tail, "ts_store_pair(ts_a0, "));
     CHECK_FALSE(has(tail, ") / 64)"));
     CHECK_FALSE(has(tail, ") % 64)"));
   }
