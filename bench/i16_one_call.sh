@@ -30,17 +30,18 @@ build_targets tilescope
 [ -x "$TS" ] || { log "build failed"; exit 1; }
 log "built"
 
-timed check_all 300 "$TS" check --all --gpu
-grep -E "kernels match|SKIP|DIFFERS|ERROR" "$OUT/check_all.log" | tee -a "$SUMMARY"
-timed check_examples 600 "$TS" check --examples --gpu
-grep -E "kernels match|SKIP|DIFFERS|ERROR|FAIL" "$OUT/check_examples.log" | tee -a "$SUMMARY"
-timed bench 420 "$TS" bench --gpu --wgmma --json-out "$OUT/bench.json"
+# Triton first: its numbers come back even if a later step runs out of time.
 if [ -f "$ANCHOR/triton_at_scale.py" ]; then
   (cd "$ANCHOR" && PYTHONUNBUFFERED=1 timeout 120 python3 triton_at_scale.py) > "$OUT/triton.log" 2>&1
   log "triton_at_scale.py: exit $?"
 else
   log "no $ANCHOR/triton_at_scale.py: copy ../shared/bench to .anchor and carry it"
 fi
+timed check_all 300 "$TS" check --all --gpu
+grep -E "kernels match|SKIP|DIFFERS|ERROR" "$OUT/check_all.log" | tee -a "$SUMMARY"
+timed check_examples 600 "$TS" check --examples --gpu
+grep -E "kernels match|SKIP|DIFFERS|ERROR|FAIL" "$OUT/check_examples.log" | tee -a "$SUMMARY"
+timed bench 420 "$TS" bench --gpu --wgmma --json-out "$OUT/bench.json"
 PYTHONUNBUFFERED=1 timeout 60 python3 "$ROOT/bench/e4_unfused_baseline.py" > "$OUT/e4_unfused.log" 2>&1
 log "e4_unfused_baseline.py: exit $?"
 log "done"
