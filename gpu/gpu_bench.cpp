@@ -77,11 +77,15 @@ BenchConfig config_of(const CodegenOptions& cg, const puzzles::SizeSet& set) {
 double median_nvrtc_seconds(const ir::Kernel& ir, const CodegenOptions& cg, const CompileOptions& compile) {
   using clock = std::chrono::steady_clock;
   static int serial = 0;
+  // Unique to this process too: a cache below NVRTC on a lent host answered
+  // for sources an earlier process had compiled under the same names
+  // (bench/RESULTS.md, issue 16 sixth round, call 8).
+  static const std::string nonce = std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
   double times[3];
   for (double& t : times) {
     const auto t0 = clock::now();
     LoweredKernel fresh = lower(ir, cg);
-    const std::string renamed = fresh.name + "_nvrtc_timing_" + std::to_string(serial++);
+    const std::string renamed = fresh.name + "_nvrtc_timing_" + nonce + "_" + std::to_string(serial++);
     for (size_t at = 0; (at = fresh.source.find(fresh.name, at)) != std::string::npos; at += renamed.size())
       fresh.source.replace(at, fresh.name.size(), renamed);
     fresh.name = renamed;
