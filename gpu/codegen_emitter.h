@@ -110,6 +110,11 @@ class Emitter {
   std::vector<std::string> element_coordinates(const TileLayout& l, const ir::Shape& shape, const std::string& slot);
   // A store from the MMA layout, its column pairs 8 bytes at a time where they can be.
   void store_column_pairs(const ir::Instr& in, const TileLayout& l);
+  // The slot expressions store_column_pairs reads a pair's two slots at:
+  // the longest any code reads an MMA-layout slot at, so what recomputes
+  // there (within remat's length limit) recomputes at "s" too.
+  static constexpr const char* kPairSlotFirst = "2 * ts_p";
+  static constexpr const char* kPairSlotSecond = "2 * ts_p + 1";
   // "" when every thread owns its elements, else the condition under which
   // this thread is the one owner of its (replicated) element.
   std::string owner_guard(const TileLayout& l);

@@ -117,11 +117,13 @@ void Emitter::convert_operands(const ir::Instr& in) {
     if (ir::numel(type(a).shape) != work.n) continue;  // not an element-for-element operand
     const ir::Shape& shape = type(a).shape;
     auto coords_at = [this, shape, work](const std::string& s) { return element_coordinates(work, shape, s); };
-    // Probed at the element expression the slots will really use (for_slots
-    // names the slot "s", or "0" for one): remat gives up past a length
-    // limit, and the MMA layout's element formula is long, so a probe with
-    // a short name could pass where the real expansion fails.
-    if (remat(a, coords_at(work.slots == 1 ? "0" : "s"), 0)) {
+    // Probed at the longest slot expression the slots will really be read
+    // at (for_slots names the slot "s", or "0" for one; a store's column
+    // pairs read "2 * ts_p + 1"): remat gives up past a length limit, and
+    // the MMA layout's coordinates are long, so a probe with a short name
+    // could pass where the real expansion fails.
+    const char* probe = work.slots == 1 ? "0" : work.mma ? kPairSlotSecond : "s";
+    if (remat(a, coords_at(probe), 0)) {
       // Index arithmetic: recomputed where each slot is used, with no array
       // (a store's 64-bit pointers would otherwise all be live at once).
       converted_[a] = {"", work};

@@ -76,7 +76,7 @@ void Emitter::store_column_pairs(const ir::Instr& in, const TileLayout& l) {
   const std::string t = reg_type(ptr);
   line("#pragma unroll");
   open("for (int ts_p = 0; ts_p < " + std::to_string(l.slots / 2) + "; ++ts_p)");
-  const std::string s0 = "2 * ts_p", s1 = "2 * ts_p + 1";
+  const std::string s0 = kPairSlotFirst, s1 = kPairSlotSecond;
   line(t + " const ts_a0 = " + at(ptr, s0) + ";");
   line(t + " const ts_a1 = " + at(ptr, s1) + ";");
   line("const bool ts_m0 = " + (mask >= 0 ? at(mask, s0) : std::string("true")) + ";");

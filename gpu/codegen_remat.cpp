@@ -124,8 +124,9 @@ bool Emitter::try_remat_move(const ir::Instr& in) {
   const bool ok = at_element("e").has_value();
   if (ok)
     assign(in.dst, [&](const std::string& s) {
-      // An MMA destination's rows and columns directly (shorter than the
-      // flat index's, so within remat's limit wherever the probe was).
+      // An MMA destination's rows and columns directly: shorter than the
+      // flat index the coordinates were taken from before, so within
+      // remat's limit wherever that was.
       return ld.mma ? *remat_instr(in, element_coordinates(ld, ds, s), 0) : *at_element(element(ld, s));
     });
   reload_at_ = nullptr;
