@@ -13,5 +13,11 @@ SUMMARY="$OUT/summary.txt"
 TS="$BUILD/tilescope"
 export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
 log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
-# build_targets TARGET...: gpu_run.sh's build step for those targets (all when none).
-build_targets() { OUT="$BUILD-logs" STEPS=build BUILD_TARGETS="$*" "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1; }
+# build_or_exit TARGET...: gpu_run.sh's build step for those targets (all
+# when none); without a built tilescope, the build log's tail goes to the
+# summary and the call ends.
+build_or_exit() {
+  OUT="$BUILD-logs" STEPS=build BUILD_TARGETS="$*" "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1
+  [ -x "$TS" ] || { log "build failed"; tail -30 "$BUILD-logs"/*.log >> "$SUMMARY" 2>/dev/null; exit 1; }
+  log "built ${*:-everything}"
+}

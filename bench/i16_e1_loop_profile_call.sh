@@ -14,9 +14,7 @@ NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 M="gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
 
 log "E1 loop profile call on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-build_targets tilescope
-[ -x "$TS" ] || { log "build failed"; exit 1; }
-log "built"
+build_or_exit tilescope
 summarize() { grep -E "gpu__time_duration|per_second|dram__bytes|hit_rate|hmma|stalled" "$1" | awk '{printf "%s=%s ", $1, $NF}' | sed 's/smsp__average_warps_issue_stalled_//g; s/_per_issue_active.ratio//g'; }
 run_ts() {  # name, ncu cache control, extra bench flags
   # shellcheck disable=SC2086

@@ -12,9 +12,7 @@ NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 SECTIONS="--clock-control ${CLOCKS:-base} --section SpeedOfLight --section LaunchStats --section Occupancy --section InstructionStats --section SchedulerStats --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis"
 
 log "E1 profile call on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-build_targets tilescope
-[ -x "$TS" ] || { log "build failed"; exit 1; }
-log "built"
+build_or_exit tilescope
 # shellcheck disable=SC2086
 timeout 200 "$NCU" $SECTIONS -k regex:e1_split --launch-skip 3 --launch-count 1 \
   "$TS" bench --gpu --case e1_v1_128 --warps 8 --stages 3 --wgmma --tma --runs 100 --warmup 1 > "$OUT/ncu_tilescope.txt" 2>&1

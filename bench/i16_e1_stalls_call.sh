@@ -19,9 +19,7 @@ METRICS="$METRICS,lts__t_bytes.sum.per_second,lts__throughput.avg.pct_of_peak_su
 METRICS="$METRICS,dram__bytes.sum.per_second,sm__warps_active.avg.pct_of_peak_sustained_active"
 
 log "E1 stalls call on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-build_targets tilescope
-[ -x "$TS" ] || { log "build failed"; tail -30 "$BUILD-logs/build.log" >> "$SUMMARY" 2>/dev/null; exit 1; }
-log "built"
+build_or_exit tilescope
 
 : > "$OUT/bench.log"
 for run in 1 2; do

@@ -15,9 +15,7 @@ set -u -o pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "flush call on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-build_targets tilescope
-[ -x "$TS" ] || { log "build failed"; tail -30 "$BUILD-logs/build.log" >> "$SUMMARY" 2>/dev/null; exit 1; }
-log "built"
+build_or_exit tilescope
 
 : > "$OUT/bench.log"
 for run in 1 2; do

@@ -26,9 +26,7 @@ timed() {  # timed NAME LIMIT COMMAND...: output to $OUT/NAME.log, exit status a
 log "issue 16, one call, at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 # gpu_run.sh's build step, its logs kept out of $OUT; only the command line
 # tool (the tests are another call's: i16_device_run.sh).
-build_targets tilescope
-[ -x "$TS" ] || { log "build failed"; exit 1; }
-log "built"
+build_or_exit tilescope
 
 # Triton first: its numbers come back even if a later step runs out of time.
 if [ -f "$ANCHOR/triton_at_scale.py" ]; then

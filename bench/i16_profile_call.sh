@@ -10,9 +10,7 @@ set -u -o pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "issue 16 profile call at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-build_targets
-[ -x "$TS" ] || { log "build failed"; tail -30 "$BUILD-logs"/*.log >> "$SUMMARY"; exit 1; }
-log "built"
+build_or_exit
 timeout 300 "$BUILD/tests/tilescope_tests" "the tensor cores read f32 operands*" > "$OUT/test.log" 2>&1
 log "tensor-core read test: exit $? ($(tail -2 "$OUT/test.log" | head -1))"
 {

@@ -19,9 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 log "TMA call on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 targets="tilescope"
 [ "${TESTS:-0}" = 1 ] && targets="tilescope tilescope_tests"
-build_targets $targets
-[ -x "$TS" ] || { log "build failed"; tail -30 "$BUILD-logs/build.log" >> "$SUMMARY" 2>/dev/null; exit 1; }
-log "built $targets"
+build_or_exit $targets
 
 CHK="$OUT/check.log"
 : > "$CHK"
