@@ -39,7 +39,7 @@ int64_t TileLayout::element_of(int64_t slot, int64_t t) const {
   const int64_t w = t / 32, g = (t % 32) / 4, q = t % 4, step = slot / 4, v = slot % 4;
   const int64_t row = w / wn * tm * 16 + step / tn * 16 + g + v / 2 * 8;
   const int64_t col = w % wn * tn * 8 + step % tn * 8 + 2 * q + v % 2;
-  return row * cols + col;
+  return transposed ? col * (n / cols) + row : row * cols + col;
 }
 
 int64_t TileLayout::slot_of(int64_t e, int64_t t) const {
@@ -47,7 +47,8 @@ int64_t TileLayout::slot_of(int64_t e, int64_t t) const {
     if (n >= threads) return e % threads == t ? e / threads : -1;
     return t % n == e ? 0 : -1;
   }
-  const int64_t row = e / cols, col = e % cols, w = t / 32;
+  // (row, col) in the layout's own [n / cols, cols] grid.
+  const int64_t row = transposed ? e % (n / cols) : e / cols, col = transposed ? e / (n / cols) : e % cols, w = t / 32;
   if (row / (tm * 16) != w / wn || col / (tn * 8) != w % wn) return -1;
   const int64_t r = row % (tm * 16), c = col % (tn * 8);
   if (r % 8 != (t % 32) / 4 || c % 8 / 2 != t % 4) return -1;
@@ -79,6 +80,16 @@ std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads, bool rows_
   l.tm = static_cast<int>(M / wm / 16);
   l.tn = static_cast<int>(N / wn / 8);
   l.slots = l.n / threads;
+  return l;
+}
+
+std::optional<TileLayout> transposed_mma_layout(const ir::Shape& s, int threads) {
+  if (s.size() < 2 || s.size() > 3 || (s.size() == 3 && s[0] != 1)) return std::nullopt;
+  const int64_t M = s[s.size() - 2], N = s.back();
+  if (threads % 128 != 0 || N != 16 * (threads / 32)) return std::nullopt;  // whole warpgroups
+  std::optional<TileLayout> l = mma_layout({N, M}, threads, true);
+  if (!l || l->wm != threads / 32 || l->wn != 1 || l->tm != 1) return std::nullopt;
+  l->transposed = true;
   return l;
 }
 
@@ -391,8 +402,10 @@ std::string Emitter::element(const TileLayout& l, const std::string& slot) {
   if (l.mma) {
     // Slot s is step s / 4 (tile row step / tn, column step % tn) and
     // place s % 4 in it; the warp picks the warp tile (see TileLayout).
-    const std::vector<std::string> rc = element_coordinates(l, {l.n / l.cols, l.cols}, slot);
-    return "(" + rc[0] + " * " + std::to_string(l.cols) + " + " + rc[1] + ")";
+    const int64_t rows = l.n / l.cols;  // of the layout's own grid
+    const ir::Shape tile = l.transposed ? ir::Shape{l.cols, rows} : ir::Shape{rows, l.cols};
+    const std::vector<std::string> rc = element_coordinates(l, tile, slot);
+    return "(" + rc[0] + " * " + std::to_string(tile[1]) + " + " + rc[1] + ")";
   }
   if (l.replicated()) return "(tid & " + std::to_string(l.n - 1) + ")";
   if (slot == "0") return "tid";
@@ -405,7 +418,7 @@ std::vector<std::string> Emitter::element_coordinates(const TileLayout& l, const
   // they spare every use the division and remainder of the flat index
   // (signed, since the compiler cannot see that it is non-negative), which
   // in an epilogue cost more instructions than the math.
-  const bool rows_and_cols = l.mma && shape.size() >= 2 && shape.back() == l.cols &&
+  const bool rows_and_cols = l.mma && shape.size() >= 2 && shape[shape.size() - (l.transposed ? 2 : 1)] == l.cols &&
                              std::all_of(shape.begin(), shape.end() - 2, [](int64_t e) { return e == 1; });
   if (!rows_and_cols) {
     const std::string e = "(" + element(l, slot) + ")";
@@ -415,9 +428,11 @@ std::vector<std::string> Emitter::element_coordinates(const TileLayout& l, const
   uses_tid_ = true;
   const std::string st = "(" + slot + ")";
   for (size_t ax = 0; ax + 2 < shape.size(); ++ax) c[ax] = "0";
-  c[shape.size() - 2] = "((tid >> 5) / " + std::to_string(l.wn) + " * " + std::to_string(l.tm * 16) + " + " + st + " / 4 / " +
+  // A transposed layout's row is the tile's column and the other way round.
+  const size_t row_axis = shape.size() - (l.transposed ? 1 : 2), col_axis = shape.size() - (l.transposed ? 2 : 1);
+  c[row_axis] = "((tid >> 5) / " + std::to_string(l.wn) + " * " + std::to_string(l.tm * 16) + " + " + st + " / 4 / " +
                         std::to_string(l.tn) + " * 16 + ((tid & 31) >> 2) + (" + st + " >> 1 & 1) * 8)";
-  c[shape.size() - 1] = "((tid >> 5) % " + std::to_string(l.wn) + " * " + std::to_string(l.tn * 8) + " + " + st + " / 4 % " +
+  c[col_axis] = "((tid >> 5) % " + std::to_string(l.wn) + " * " + std::to_string(l.tn * 8) + " + " + st + " / 4 % " +
                         std::to_string(l.tn) + " * 8 + (tid & 3) * 2 + (" + st + " & 1))";
   return c;
 }

@@ -215,6 +215,40 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     line("__syncthreads();");
   }
 
+  if (p && p->wgmma_transposed) {
+    // C^T = B^T A^T (Pipeline::wgmma_transposed): warpgroup g's rows
+    // 64g..64g+63 of C^T (columns n of C) as wgmma's A from registers, read
+    // from B's [K][N + 8] rows: lane 4g' + q takes (k + q, n + g'), the 32
+    // lanes on distinct banks; a0..a3 are (g', q), (g' + 8, q), (g', q + 4),
+    // (g' + 8, q + 4) as in mma.sync's A. A's staged tile is wgmma's
+    // K-major B of M rows, by descriptor as above.
+    bool a_t = false;
+    const bool swizzled = staged_operand_in(*p, a, &a_t)->swizzle128;
+    wgmma_rs_widths_.insert(M);
+    const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
+    const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
+    const int64_t k_step = swizzled ? 8 : 64;
+    line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + B.base +
+         ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(B.stride) + ";");
+    line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
+    for (int64_t kk = 0; kk < K / 8; ++kk) {
+      const int64_t lo = 8 * kk * B.stride, hi = (8 * kk + 4) * B.stride;
+      const std::string f = "ts_fa[" + std::to_string(kk) + "]";
+      line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
+           "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
+    }
+    line("ts_wgmma_fence();");
+    for (int64_t kk = 0; kk < K / 8; ++kk)
+      line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
+           A.base + " + " + std::to_string(k_step * kk) + tail + ");");
+    line("ts_wgmma_commit();");
+    // Waited for at once (plan_pipelines): the next iteration rewrites the
+    // fragment registers, which PTX forbids while their group is in flight.
+    line("ts_wgmma_wait0();");
+    for_slots(ld.slots, [&](const std::string& s) { line("ts_fence_operand(" + at(dst, s) + ");"); });
+    close();
+    return;
+  }
   if (p && p->wgmma) {
     // Hopper (CodegenOptions::wgmma): warpgroup g multiplies rows 64g..64g+63
     // of A by all of B, straight from the staged tiles. Rows of 128 bytes
@@ -438,14 +472,19 @@ void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
 namespace {
 
 // One wgmma.m64n<n>k8 tf32 step in inline asm, its n / 2 accumulator
-// registers named by `outs` (the asm names every register).
-std::string wgmma_asm(int64_t n, const std::string& outs) {
+// registers named by `outs` (the asm names every register); A by
+// descriptor `a`, or from the four registers a[0..3].
+std::string wgmma_asm(int64_t n, const std::string& outs, bool a_in_registers = false) {
   std::string regs;
   for (int64_t i = 0; i < n / 2; ++i) regs += (i ? ", %" : "%") + std::to_string(i);
-  return "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + std::to_string(n / 2 + 2) + ", 0;\\n" +
-         "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k8.f32.tf32.tf32 {" + regs + "}, %" +
-         std::to_string(n / 2) + ", %" + std::to_string(n / 2 + 1) + ", p, 1, 1;\\n}\\n\"\n    : " + outs +
-         "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n";
+  const int64_t a0 = n / 2, b = a_in_registers ? a0 + 4 : a0 + 1, scale = b + 1;
+  const std::string a_operand = a_in_registers ? "{%" + std::to_string(a0) + ", %" + std::to_string(a0 + 1) + ", %" +
+                                                     std::to_string(a0 + 2) + ", %" + std::to_string(a0 + 3) + "}"
+                                               : "%" + std::to_string(a0);
+  const std::string a_inputs = a_in_registers ? "\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3])" : "\"l\"(a)";
+  return "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + std::to_string(scale) + ", 0;\\n" +
+         "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k8.f32.tf32.tf32 {" + regs + "}, " + a_operand + ", %" +
+         std::to_string(b) + ", p, 1, 1;\\n}\\n\"\n    : " + outs + "\n    : " + a_inputs + ", \"l\"(b), \"r\"(1));\n";
 }
 
 }  // namespace
@@ -460,6 +499,15 @@ std::string Emitter::wgmma_helpers() const {
     out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) {\n" + wgmma_asm(n, outs) +
            "}\n#else\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) { emu_wgmma_tf32(d, a, b, " +
            std::to_string(n) + "); }\n#endif\n";
+  }
+  // A from registers (Pipeline::wgmma_transposed).
+  for (int64_t n : wgmma_rs_widths_) {
+    const std::string fn = "ts_wgmma_tf32_rs_n" + std::to_string(n);
+    std::string outs;
+    for (int64_t i = 0; i < n / 2; ++i) outs += (i ? ", \"+f\"(d[" : "\"+f\"(d[") + std::to_string(i) + "])";
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, const uint32_t* a, uint64_t b) {\n" +
+           wgmma_asm(n, outs, true) + "}\n#else\nTS_INLINE void " + fn +
+           "(float* d, const uint32_t* a, uint64_t b) { emu_wgmma_tf32_rs(d, a, b, " + std::to_string(n) + "); }\n#endif\n";
   }
   // Fused pairs (Pipeline::wgmma_pairs): the first dot's accumulator holds
   // columns 0..N/2-1 of the wide result, the second's the rest.

@@ -23,6 +23,10 @@ namespace tl::gpu::detail {
 // [M, N] tile is cut into a wm x wn grid of warp tiles, each tm x tn steps
 // of 16 x 8; lane 4g + q holds rows g, g + 8 and columns 2q, 2q + 1 of
 // every step. A register keeps one layout for its whole life.
+// A transposed MMA layout holds an [M, N] tile as the MMA layout of its
+// [N, M] transpose (wgmma computing C^T = B^T A^T, see plan_pipelines):
+// wm .. tn and cols describe that transpose, and its row r, column c is
+// the tile's element (c, r).
 struct TileLayout {
   int64_t n = 1;      // elements
   int64_t slots = 1;  // registers per thread
@@ -32,6 +36,7 @@ struct TileLayout {
   bool mma = false;
   int64_t cols = 0;
   int wm = 1, wn = 1, tm = 1, tn = 1;
+  bool transposed = false;
 
   bool replicated() const { return !mma && n < threads; }
   // The element thread `t` holds in slot `slot`.
@@ -46,6 +51,10 @@ struct TileLayout {
 // rows_per_warp: when M is 16 x warps, every warp takes 16 rows and all
 // columns (the accumulator layout of wgmma, one warpgroup per 64 rows).
 std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads, bool rows_per_warp = false);
+// The transposed MMA layout of an [M, N] (or [1, M, N]) tile: the
+// rows-per-warp MMA layout of [N, M] (wgmma's accumulator of C^T, one
+// warpgroup per 64 of N), or nullopt when N is not 16 x warps.
+std::optional<TileLayout> transposed_mma_layout(const ir::Shape& s, int threads);
 
 // Row-major strides of a shape.
 std::vector<int64_t> row_major_strides(const ir::Shape& s);
@@ -225,6 +234,11 @@ class Emitter {
     std::string stage_var;   // the loop's current stage (a variable in the kernel)
     bool published = false;  // this iteration's operands are waited for and behind a barrier
     bool wgmma = false;      // its dots run wgmma (CodegenOptions::wgmma)
+    // Its one dot's B has n along its rows, which tf32 wgmma cannot read from
+    // shared memory: the dot computes C^T = B^T A^T instead, B^T as wgmma's
+    // register-sourced A (read from B's padded rows), A as its K-major B,
+    // into the transposed MMA layout (wgmma_fits_transposed).
+    bool wgmma_transposed = false;
     // wgmma groups left in flight across iterations (wait_group 1): the
     // copies then run `stages - 2` iterations ahead, so they never land in
     // the stage the previous iteration's group may still read.
@@ -274,6 +288,10 @@ class Emitter {
   std::vector<TensorMapSpec> tensor_maps_;
   // Whether p's dots can all run wgmma from its staged loads.
   bool wgmma_fits(const Pipeline& p) const;
+  // Whether p's one dot can run wgmma as C^T = B^T A^T (Pipeline::wgmma_transposed):
+  // the kernel's only tensor-core dot, tf32, A K-major and B N-major staged,
+  // and every tile in the MMA layout able to take the transposed one.
+  bool wgmma_fits_transposed(const Pipeline& p) const;
   // Whether dot `in` of p's body may accumulate into its accumulator's own
   // registers: the loop reads that accumulator only here, and the result
   // only goes back into it (the loop-carried copy), so a wgmma group may
@@ -282,6 +300,7 @@ class Emitter {
   // The element offset of vector (ts_o, ts_i) of a staged load in its region.
   std::string staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const;
   std::set<int64_t> wgmma_widths_;  // the N of each wgmma helper the kernel needs
+  std::set<int64_t> wgmma_rs_widths_;  // the same for A from registers (Pipeline::wgmma_transposed)
   std::set<int64_t> wgmma_pair_widths_;  // the same for fused pairs (twice one dot's N)
   // The wgmma helpers those widths need (codegen_dot.cpp), for the source's head.
   std::string wgmma_helpers() const;

@@ -51,7 +51,7 @@ void Emitter::store(const ir::Instr& in) {
   const TileLayout l = layout(ptr);  // the value's, when it is a tile (convert_operands)
   const std::string guard = owner_guard(l);
   const bool bytes = type(ptr).dtype == DType::i1;
-  if (l.mma && l.slots % 2 == 0 && byte_size(type(ptr).dtype) == 4 && guard.empty() && copy_suffix_.empty()) {
+  if (l.mma && !l.transposed && l.slots % 2 == 0 && byte_size(type(ptr).dtype) == 4 && guard.empty() && copy_suffix_.empty()) {
     store_column_pairs(in, l);
     return;
   }
@@ -65,8 +65,8 @@ void Emitter::store(const ir::Instr& in) {
   });
 }
 
-// In the MMA layout, slots 2p and 2p + 1 hold columns c and c + 1 of one
-// row: where both are in the mask and the pair's address is 8-byte aligned
+// In the MMA layout (not transposed: there they are rows), slots 2p and
+// 2p + 1 hold columns c and c + 1 of one row: where both are in the mask and the pair's address is 8-byte aligned
 // they go out as one 8-byte store, half the store instructions (an
 // epilogue's scattered 4-byte stores otherwise fill the store queue); else
 // one by one. The pointers are compared, not assumed adjacent: they are

@@ -228,10 +228,28 @@ void Emitter::plan_pipelines() {
     }
     // wgmma reads its operands from shared memory in core matrices, not padded rows.
     p.wgmma = opt_.wgmma && wgmma_fits(p);
+    int register_read = -1;  // the load a transposed wgmma reads into registers (B)
+    if (!p.wgmma && opt_.wgmma && wgmma_fits_transposed(p)) {
+      p.wgmma = p.wgmma_transposed = true;
+      for (const ir::Instr& in : body.instrs)
+        if (in.op == ir::Op::Dot && layouts_[in.dst].mma) {
+          bool t = false;
+          register_read = staged_operand_in(p, in.args[1], &t)->reg;
+        }
+      // The result and every tile computed with it hold C^T's accumulator
+      // layout from here on (wgmma_fits_transposed checked they can).
+      for (size_t r = 0; r < layouts_.size(); ++r)
+        if (layouts_[r].mma) layouts_[r] = *transposed_mma_layout(type(static_cast<int>(r)).shape, threads_);
+    }
     if (p.wgmma) {
       p.stage_bytes = 0;
       bool any_swizzle = false;
       for (StagedLoad& s : p.loads) {
+        if (s.reg == register_read) {  // keeps its padded rows: fragment loads on distinct banks
+          s.offset = p.stage_bytes;
+          p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
+          continue;
+        }
         s.core = true;
         s.swizzle128 = s.inner * byte_size(type(s.reg).dtype) == 128;
         any_swizzle |= s.swizzle128;
@@ -273,7 +291,12 @@ void Emitter::plan_pipelines() {
       p.stages = opt_.num_stages;
     // Two stages leave no room for a group in flight: wgmma then waits for
     // each group at once.
-    p.wgmma_async = p.wgmma && opt_.wgmma_in_flight && p.stages >= 3 &&
+    // A transposed wgmma's A fragments are registers the next iteration
+    // rewrites, which PTX forbids while their group is in flight: each
+    // group is waited for. (Two register sets alternating by the stage's
+    // parity were measured slower on an H100, and wrong at m64n256 with two
+    // warpgroups: bench/RESULTS.md, seventh round.)
+    p.wgmma_async = p.wgmma && !p.wgmma_transposed && opt_.wgmma_in_flight && p.stages >= 3 &&
                     std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
                       return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
                     });
@@ -281,7 +304,7 @@ void Emitter::plan_pipelines() {
     // TMA (CodegenOptions::tma) where every staged tile is a rectangle the
     // TMA unit can copy and its box coordinates are index arithmetic of the
     // loop variable; one mbarrier a stage after the stages.
-    if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
+    if (p.wgmma && !p.wgmma_transposed && opt_.tma && !opt_.tf32_cut_staged) {
       std::vector<TmaMatch> ms;
       for (const StagedLoad& s : p.loads) {
         std::optional<TmaMatch> m = tma_match(s);
@@ -348,6 +371,40 @@ bool Emitter::wgmma_fits(const Pipeline& p) const {
     }
   }
   return any;
+}
+
+bool Emitter::wgmma_fits_transposed(const Pipeline& p) const {
+  if (!p.reg_operands.empty() || p.loads.size() != 2) return false;
+  // The kernel's only tensor-core dot, directly in this loop: the layout of
+  // every tile in the MMA layout changes with it.
+  const ir::Instr* dot = nullptr;
+  int dots = 0;
+  ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
+    if (in.op == ir::Op::Dot && layouts_[in.dst].mma) {
+      ++dots;
+      dot = &in;
+    }
+  });
+  if (dots != 1 || !directly_in(*p.loop->body, dot)) return false;
+  const ir::Shape& as = type(dot->args[0]).shape;
+  const size_t rank = as.size();
+  if (type(dot->args[0]).dtype != DType::f32 || dot->precision != ir::Precision::tf32) return false;
+  const int64_t M = as[rank - 2];
+  if (M % 8 != 0 || M > 256) return false;  // wgmma's n
+  const StagedLoad* staged[2] = {nullptr, nullptr};
+  for (size_t i = 0; i < 2; ++i) {
+    bool transposed = false;
+    staged[i] = staged_operand_in(p, dot->args[i], &transposed);
+    if (!staged[i] || transposed) return false;
+    const int k_axis = static_cast<int>(i == 0 ? rank - 1 : rank - 2);
+    // A K-major (wgmma's B, by descriptor); B with n along its rows (read
+    // into registers from rows padded by 8 floats: conflict-free).
+    if ((staged[i]->inner_axis == k_axis) != (i == 0)) return false;
+  }
+  if (staged[0] == staged[1] || staged[0]->outer % 8 != 0 || staged[1]->stride != staged[1]->inner + 8) return false;
+  for (size_t r = 0; r < layouts_.size(); ++r)
+    if (layouts_[r].mma && !transposed_mma_layout(type(static_cast<int>(r)).shape, threads_)) return false;
+  return true;
 }
 
 bool Emitter::wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const {

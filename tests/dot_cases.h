@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <tuple>
+#include <vector>
 
 #include "bench_cases.h"
 #include "tl.h"
@@ -41,5 +43,26 @@ inline tl::gpu::BenchCase bench_case_at(const char* name, int64_t M, int64_t N, 
   FAIL("no bench case " << name);
   return {};
 }
+
+// p11 (N2 = 1) at the given blocks, on a small problem with tails on every
+// axis: at B1 = 16 x warps its dot runs wgmma as C^T = B^T A^T.
+inline tl::gpu::BenchCase p11_at(int64_t b0, int64_t b1, int64_t bk) {
+  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
+    if (c.name == "p11") {
+      c.set.sizes = {{"N0", 130}, {"N1", 150}, {"N2", 1}, {"MID", 70}};
+      c.set.blocks = {{"B0", b0}, {"B1", b1}, {"B2", 1}, {"B_MID", bk}};
+      return c;
+    }
+  FAIL("no bench case p11");
+  return {};
+}
+
+// The transposed wgmma's forms the tests run: blocks B0, B1, BK, warps,
+// stages (0: the code generator's choice). Swizzled rows (BK = 32) and core
+// matrices (BK = 16); C^T's accumulator 256, 128 and 64 wide; one and two
+// warpgroups; two to four stages.
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_transposed_forms = {
+    {128, 128, 32, 8, 0}, {128, 64, 32, 4, 0}, {64, 128, 32, 8, 3}, {128, 128, 16, 8, 2},
+    {256, 128, 32, 8, 4}, {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4}};
 
 }  // namespace dot_cases

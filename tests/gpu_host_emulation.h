@@ -423,6 +423,28 @@ inline void emu_wgmma_tf32(float* d, uint64_t da, uint64_t db, int n) {
       d[4 * j + c] = acc;
     }
 }
+// A from registers: every thread posts its four words (a0..a3 at rows
+// g, g + 8, g, g + 8 and columns q, q, q + 4, q + 4 of its warp's 16 rows),
+// then reads the rows its accumulator needs from the threads of its
+// warpgroup; called by every thread of the block together.
+inline uint32_t emu_wgmma_a[1024][4];
+inline void emu_wgmma_tf32_rs(float* d, const uint32_t* a, uint64_t db, int n) {
+  const unsigned t = threadIdx.x, group = t / 128 * 128, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;
+  for (int i = 0; i < 4; ++i) emu_wgmma_a[t][i] = a[i];
+  __syncthreads();
+  auto a_at = [&](unsigned row, unsigned k) {
+    const unsigned holder = group + 32 * (row / 16) + 4 * (row % 8) + k % 4, word = (row % 16) / 8 + 2 * (k / 4);
+    return emu_tf32_word(emu_wgmma_a[holder][word]);
+  };
+  for (int j = 0; j < n / 8; ++j)
+    for (int c = 0; c < 4; ++c) {
+      const unsigned row = 16 * w + g + (c >= 2 ? 8 : 0), col = 8 * j + 2 * q + (c & 1);
+      float acc = d[4 * j + c];
+      for (unsigned k = 0; k < 8; ++k) acc += a_at(row, k) * emu_desc_tf32(db, col, k);
+      d[4 * j + c] = acc;
+    }
+  __syncthreads();
+}
 
 // ldmatrix: every lane posts its row address, then takes its words from
 // the rows of the 8 x 8 matrices of its warp (the prelude's comment gives

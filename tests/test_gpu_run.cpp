@@ -230,6 +230,39 @@ TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]")
   }
 }
 
+// The transposed wgmma (B^T from registers, C^T's accumulator stored as C)
+// on the hardware, at the forms the emulated test runs; compute-sanitizer
+// memcheck runs this test too (bench/i16_p11_call.sh).
+TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", "[gpu][run]") {
+  GPU_OR_SKIP(d);
+  if (d->device().arch() != "sm_90a") {
+    WARN("[SKIP] wgmma needs sm_90a, this GPU is " << d->device().arch());
+    return;
+  }
+  for (auto [b0, b1, bk, warps, stages] : dot_cases::p11_transposed_forms) {
+    const tl::gpu::BenchCase c = dot_cases::p11_at(b0, b1, bk);
+    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), gb = puzzles::make_buffers(*c.puzzle, c.set, 1);
+    const tl::Grid grid = puzzles::grid_for(c.set);
+    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
+    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, gb);
+    auto ir = tl::build_ir(*c.puzzle->solution, args);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    cg.num_stages = stages;
+    cg.wgmma = true;
+    const tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, cg);
+    REQUIRE(lowered.source.find("ts_wgmma_tf32_rs_n") != std::string::npos);
+    tl::gpu::CompileOptions co;
+    co.arch = d->device().arch();
+    tl::gpu::LoadedKernel loaded(*d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
+    tl::gpu::run_on_device(*d, loaded, *ir, grid, args);
+    tl::gpu::BufferDiff diff = tl::gpu::diff_buffers(ib.output, gb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
+    INFO(diff.str());
+    CHECK(diff.pass);
+  }
+}
+
 TEST_CASE("child: a faulting launch in a forked process is reported", "[.][gpu][gpu_fault_child]") {
   static const tl::KernelDef wild("wild_load", +[](tl::Ptr x, tl::Ptr z) {
     tl::store(z + tl::arange(0, 32), tl::load(x + (int64_t{1} << 40) + tl::arange(0, 32)));

@@ -290,12 +290,67 @@ TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor",
     CHECK(has(four, "ts_wgmma_wait0();"));
     CHECK_FALSE(has(four, "ts_wgmma_wait<"));
   }
-  // p11's B has n along its rows (tf32 wgmma reads K-major operands only) and
-  // E4's dots are bf16: both keep mma.sync.
+  // p11's B has n along its rows (tf32 wgmma reads K-major operands only):
+  // at 11b's 16 columns no warpgroup can hold C^T's rows, so mma.sync
+  // stays (the transposed form: the tests below). E4's dots are bf16.
   tl::gpu::CodegenOptions four;
   four.wgmma = true;
-  CHECK_FALSE(has(tl::gpu::lower(*build("11", "11b").ir, four).source, "ts_wgmma_tf32_n"));
-  CHECK_FALSE(has(tl::gpu::lower(*build("e4_fused", "canonical").ir, four).source, "ts_wgmma_tf32_n"));
+  CHECK_FALSE(has(tl::gpu::lower(*build("11", "11b").ir, four).source, "ts_wgmma_tf32"));
+  CHECK_FALSE(has(tl::gpu::lower(*build("e4_fused", "canonical").ir, four).source, "ts_wgmma_tf32"));
+}
+
+TEST_CASE("wgmma: a tf32 dot whose B has n along its rows computes C^T with B^T from registers", "[gpu][codegen]") {
+  tl::gpu::CodegenOptions cg;
+  cg.wgmma = true;
+  cg.num_warps = 8;
+  const tl::gpu::BenchCase c = dot_cases::p11_at(128, 128, 32);
+  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+  auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+  const std::string body = body_of(k.source);
+  // Warpgroup g takes C^T's rows (C's columns) 64g.. from B's rows padded
+  // to 136 floats; x's tile is wgmma's B: all 128 of its rows, swizzled.
+  CHECK(has(k.source, "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0,"));
+  CHECK(has(k.source, "}, {%64, %65, %66, %67}, %68, p, 1, 1;"));
+  CHECK(has(body, "(tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * 136;"));
+  CHECK(has(body, "ts_wgmma_tf32_rs_n128(r"));
+  CHECK(has(body, "ts_wgmma_desc_sw128(sa + 24))"));
+  CHECK_FALSE(has(body, "ts_mma_tf32(&r"));
+  // The A fragments are registers the next iteration rewrites: each
+  // iteration's group is waited for before it ends, at any stage count.
+  CHECK(has(body, "uint32_t ts_fa[4][4];"));
+  CHECK(has(body, "ts_wgmma_tf32_rs_n128(r88, ts_fa[3], ts_wgmma_desc_sw128(sa + 24));"));
+  CHECK(body.find("ts_wgmma_wait0();") > body.find("ts_wgmma_tf32_rs_n128(r88, ts_fa[3]"));
+  CHECK_FALSE(has(body, "ts_wgmma_wait<"));
+  // The epilogue stores C's rows m, m + 1 of one column: no column pairs.
+  CHECK_FALSE(has(body, "ts_store_pair("));
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+  // Without a whole warpgroup per 64 columns of C (4 warps, 128 columns): mma.sync.
+  cg.num_warps = 4;
+  CHECK_FALSE(has(tl::gpu::lower(*ir, cg).source, "ts_wgmma_tf32"));
+}
+
+TEST_CASE("emulated: wgmma as C^T = B^T A^T computes what the interpreter computes", "[gpu][emulated]") {
+  for (auto [b0, b1, bk, warps, stages] : dot_cases::p11_transposed_forms) {
+    const tl::gpu::BenchCase c = dot_cases::p11_at(b0, b1, bk);
+    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
+    const tl::Grid grid = puzzles::grid_for(c.set);
+    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
+    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, eb);
+    auto ir = tl::build_ir(*c.puzzle->solution, args);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    cg.num_stages = stages;
+    cg.wgmma = true;
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+    REQUIRE(has(k.source, "ts_wgmma_tf32_rs_n" + std::to_string(b0) + "(r"));
+    gpu_host::HostKernel h(*ir, k);
+    h.run(grid, args);
+    tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib.output, eb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
+    INFO(d.str());
+    CHECK(d.pass);
+  }
 }
 
 TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][emulated]") {
