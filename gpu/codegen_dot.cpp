@@ -242,6 +242,13 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
       line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
            A.base + " + " + std::to_string(k_step * kk) + tail + ");");
     line("ts_wgmma_commit();");
+    if (p->copies_after_dot) {
+      // Every thread passed this iteration's barrier, so every group that
+      // read the stage these copies fill (the previous iteration's) is done.
+      open("");
+      issue_ahead(*p);
+      close();
+    }
     // Waited for at once (plan_pipelines): the next iteration rewrites the
     // fragment registers, which PTX forbids while their group is in flight.
     line("ts_wgmma_wait0();");

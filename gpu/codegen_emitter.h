@@ -265,6 +265,10 @@ class Emitter {
     // iteration read, so they run stages - 1 iterations ahead instead of
     // stages - 2; the iteration's own operands need only their mbarrier.
     bool late_issue = false;
+    // A transposed wgmma (waited for at once) issues the next copies right
+    // after committing its group, so their address and mask arithmetic
+    // runs while the tensor cores work, instead of before the group.
+    bool copies_after_dot = false;
   };
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);

@@ -55,7 +55,7 @@ void Emitter::publish_stage(Pipeline& p) {
   // for `ahead` iterations on go to the stage read longest ago, and the
   // body's register loads for the next iteration are issued. With
   // Pipeline::late_issue the copies go out after the iteration's dots
-  // instead (issue_after_wait).
+  // instead (issue_after_wait), with copies_after_dot after its commit.
   const ir::Instr& loop = *p.loop;
   const int ahead = p.ahead;  // iterations in flight
   if (p.tma) {
@@ -77,6 +77,7 @@ void Emitter::publish_stage(Pipeline& p) {
   p.published = true;
   if (p.late_issue) return;
   line("__syncthreads();");
+  if (p.copies_after_dot) return;  // issued by the dot (dot_mma_fragments)
   open("");
   issue_ahead(p);
   if (!p.prefetched.empty()) {

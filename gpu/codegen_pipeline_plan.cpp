@@ -301,6 +301,7 @@ void Emitter::plan_pipelines() {
                       return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
                     });
     p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
+    p.copies_after_dot = p.wgmma_transposed && p.prefetched.empty();
     // TMA (CodegenOptions::tma) where every staged tile is a rectangle the
     // TMA unit can copy and its box coordinates are index arithmetic of the
     // loop variable; one mbarrier a stage after the stages.
