@@ -66,11 +66,12 @@ void Emitter::store(const ir::Instr& in) {
 }
 
 // In the MMA layout (not transposed: there they are rows), slots 2p and
-// 2p + 1 hold columns c and c + 1 of one row: where both are in the mask and the pair's address is 8-byte aligned
-// they go out as one 8-byte store, half the store instructions (an
-// epilogue's scattered 4-byte stores otherwise fill the store queue); else
-// one by one. The pointers are compared, not assumed adjacent: they are
-// whatever the kernel computed.
+// 2p + 1 hold columns c and c + 1 of one row: where both are in the mask
+// and the pair's address is 8-byte aligned they go out as one 8-byte
+// store, half the store instructions (an epilogue's scattered 4-byte
+// stores otherwise fill the store queue); else one by one. The pointers
+// are compared, not assumed adjacent: they are whatever the kernel
+// computed.
 void Emitter::store_column_pairs(const ir::Instr& in, const TileLayout& l) {
   const int ptr = in.args[0], value = in.args[1], mask = in.has_mask ? in.args[2] : -1;
   const std::string t = reg_type(ptr);
