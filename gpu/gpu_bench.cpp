@@ -16,6 +16,7 @@
 
 #include "compare.h"
 #include "device_runtime.h"
+#include "gpu_compare.h"
 #include "harness.h"
 #include "inputs.h"
 
@@ -96,8 +97,10 @@ double median_nvrtc_seconds(const ir::Kernel& ir, const CodegenOptions& cg, cons
   return times[1];
 }
 
+// check_output: where the check run's output goes (the tuner compares variants).
 void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, BenchResult& r,
-              std::set<size_t>* timed_sources = nullptr, const puzzles::RunBuffers* prepared = nullptr) {
+              std::set<size_t>* timed_sources = nullptr, const puzzles::RunBuffers* prepared = nullptr,
+              Buffer* check_output = nullptr) {
   const BenchCase& c = r.bench;
   const puzzles::Puzzle& p = *c.puzzle;
   // Random inputs, never zeros; the tuner makes them once for all its
@@ -189,6 +192,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
       r.non_finite += !std::isfinite(v);
     }
   }
+  if (check_output) *check_output = host.output;
   if (opt.verify) {
     r.spec_err = puzzles::compare_output(p, c.set, host.output, puzzles::reference_output(p, c.set, host), 0).err;
     r.verified = true;
@@ -284,6 +288,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     std::shared_ptr<const ir::Kernel> ir;  // of its block set, for a tie's compile timing
   };
   std::vector<Variant> variants;
+  std::optional<Buffer> first_output;  // of the first variant that ran
   for (const puzzles::Params& b : blocks) {
     BenchCase bc = c;
     bc.set.blocks = b;
@@ -315,11 +320,21 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
           o.codegen.persistent_interleave = persistent == 2 ? 2 : 1;
           BenchResult v;
           v.bench = bc;
+          Buffer output = prepared.output;
           try {
-            run_case(d, ceil, o, v, &timed_sources, &prepared);
+            run_case(d, ceil, o, v, &timed_sources, &prepared, &output);
           } catch (const CodegenError&) {
             continue;
           } catch (const SameKernelAsBefore&) {
+            continue;
+          }
+          // Every variant computes from the same inputs: one whose output
+          // differs from the first's (the plain configuration) is wrong
+          // somewhere and never wins on speed.
+          if (!first_output) {
+            first_output = output;
+          } else if (std::string why = variant_disagreement(*first_output, output, *ir); !why.empty()) {
+            r.rejected.push_back({v.config, why});
             continue;
           }
           r.tried.push_back({v.config, v.median_ms});
@@ -341,6 +356,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
   BenchOptions best_opt = chosen->opt;
   const puzzles::Params best_blocks = chosen->blocks;
   auto all = std::move(r.tried);
+  auto rejected = std::move(r.rejected);
   r = BenchResult{};
   r.bench = c;
   r.bench.set.blocks = best_blocks;
@@ -348,6 +364,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
   run_case(d, ceil, best_opt, r);
   r.tried = std::move(all);
   r.tie_compiles = std::move(tie_compiles);
+  r.rejected = std::move(rejected);
 }
 
 }  // namespace
@@ -393,6 +410,11 @@ std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, con
   return out;
 }
 
+std::string variant_disagreement(const Buffer& first, const Buffer& output, const ir::Kernel& k) {
+  const BufferDiff diff = diff_buffers(first, output, tolerance_for(k, first.dtype()));
+  return diff.pass ? "" : diff.str();
+}
+
 std::string bench_table_header() {
   char line[256];
   std::snprintf(line, sizeof line, "%-17s %-58s %10s %10s %9s %9s %8s %9s %6s %5s %7s %5s %8s %8s\n", "case", "what",
@@ -423,6 +445,8 @@ std::string bench_table_row(const BenchResult& r) {
     }
     row += "\n";
   }
+  for (const auto& [config, why] : r.rejected)
+    row += std::string(18, ' ') + "left out, its output differs from the first variant's (" + why + "): " + config.str() + "\n";
   return row;
 }
 
@@ -468,6 +492,12 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
       };
       c["tried"] = configs(r.tried, "median_ms");
       c["ties_by_compile_time"] = configs(r.tie_compiles, "nvrtc_s");
+      c["rejected_variants"] = nlohmann::json::array();
+      for (const auto& [b, why] : r.rejected) {
+        nlohmann::json t = config(b);
+        t["output_differs"] = why;
+        c["rejected_variants"].push_back(t);
+      }
       if (r.verified) c["spec_err"] = r.spec_err;
     }
     j["cases"].push_back(c);

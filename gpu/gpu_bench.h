@@ -77,6 +77,11 @@ struct BenchResult {
   // Where several variants ran within 1 % of the fastest: (configuration,
   // NVRTC s) of each; the fastest to compile is the one reported.
   std::vector<std::pair<BenchConfig, double>> tie_compiles;
+  // Variants left out because their output differed from the first
+  // variant's (the plain configuration), with how (BufferDiff::str): a
+  // wrong kernel never wins on speed. Checked on every variant's first run,
+  // from the same inputs.
+  std::vector<std::pair<BenchConfig, std::string>> rejected;
   int copies = 1;  // input copies rotated through
   bool flushed_l2 = false;  // BenchOptions::flush_l2: L2 overwritten before each timed run
   int runs = 0;
@@ -98,6 +103,10 @@ struct BenchResult {
 inline constexpr double kTuneTieFraction = 0.01;
 inline constexpr size_t kTuneMaxTies = 3;
 size_t choose_tuned_variant(const std::vector<double>& run_ms, const std::function<double(size_t)>& compile_seconds);
+
+// How a variant's output differs from the first variant's, at the
+// interpreter-vs-GPU tolerance of kernel `k`; "" when they agree.
+std::string variant_disagreement(const Buffer& first, const Buffer& output, const ir::Kernel& k);
 
 // Runs the cases one after another; `progress` sees each result as it is
 // done. A case that fails records its error; a lost context stops the rest.

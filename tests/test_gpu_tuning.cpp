@@ -240,6 +240,38 @@ TEST_CASE("the autotuner takes the fastest variant, and among runs within 1 % th
   CHECK_THROWS(tl::gpu::choose_tuned_variant({}, compile({})));
 }
 
+TEST_CASE("the autotuner leaves out a variant whose output differs from the first variant's, and says so",
+          "[gpu][bench]") {
+  const tl::gpu::BenchCase c = dot_cases::p11_at(128, 128, 32);
+  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+  const std::vector<tl::Arg> args = puzzles::launch_args(c.set, b);
+  auto ir = tl::build_ir(*c.puzzle->solution, args);
+  tl::run(*c.puzzle->solution, puzzles::grid_for(c.set), args);
+  const tl::Buffer& first = b.output;
+  // The same values, or a tf32 dot's reordered sums: they agree.
+  tl::Buffer same = first, reordered = first, wrong = first;
+  CHECK(tl::gpu::variant_disagreement(first, same, *ir).empty());
+  for (int64_t i = 0; i < reordered.numel(); ++i) reordered.as<float>()[i] *= 1.0f + 1e-6f;
+  CHECK(tl::gpu::variant_disagreement(first, reordered, *ir).empty());
+  // A tile computed from the wrong k steps (call 2's m64n256 in flight): left out, with how.
+  for (int64_t i = 0; i < wrong.numel(); i += 7) wrong.as<float>()[i] *= 0.5f;
+  const std::string why = tl::gpu::variant_disagreement(first, wrong, *ir);
+  CHECK_FALSE(why.empty());
+  tl::gpu::BenchResult r;
+  r.bench = c;
+  r.config.warps = 8;
+  r.config.blocks = c.set.blocks.str();
+  tl::gpu::BenchConfig left_out = r.config;
+  left_out.wgmma = left_out.wgmma_in_flight = true;
+  left_out.stages = 4;
+  r.rejected.push_back({left_out, why});
+  const std::string row = tl::gpu::bench_table_row(r);
+  CHECK(has(row, "left out, its output differs from the first variant's (" + why + "): warps 8, stages 4, wgmma, B0=128"));
+  const std::string json = tl::gpu::bench_json({r}, tl::gpu::Ceilings{}, tl::gpu::DeviceInfo{});
+  CHECK(has(json, "\"rejected_variants\""));
+  CHECK(has(json, "\"output_differs\": \"" + why + "\""));
+}
+
 namespace {
 
 // E1 at a bench case's blocks on a small problem with tails on every axis.
