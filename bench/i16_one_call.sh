@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Issue 16's "Done when" in one call of the device tool (one machine, one
-# build): check --all --gpu, check --examples --gpu, the autotuned bench
-# (with --wgmma: the tuner tries it), then Triton's numbers from
-# ../shared/bench/triton_at_scale.py (carried as .anchor/) and the unfused E4
-# baseline, on the same GPU, minutes apart. At most seven files land in
+# build): Triton's numbers from ../shared/bench/triton_at_scale.py (carried
+# as .anchor/), check --all --gpu, check --examples --gpu, the unfused E4
+# baseline, then the autotuned bench (with --wgmma: the tuner tries it), on
+# the same GPU, minutes apart. At most seven files land in
 # $OUT (the device tool brings back only a few): summary.txt, check_all.log,
 # check_examples.log, bench.log, bench.json, triton.log, e4_unfused.log.
 #
