@@ -293,9 +293,10 @@ void Emitter::plan_pipelines() {
     // each group at once.
     // A transposed wgmma's A fragments are registers the next iteration
     // rewrites, which PTX forbids while their group is in flight: each
-    // group is waited for. (Two register sets alternating by the stage's
-    // parity were measured slower on an H100, and wrong at m64n256 with two
-    // warpgroups: bench/RESULTS.md, seventh round.)
+    // group is waited for. ptxas does not guard them: two register sets
+    // alternating by the stage's parity got the same physical registers,
+    // reused for the next iteration's arithmetic before the wait (wrong at
+    // m64n256 on an H100; bench/RESULTS.md, seventh round).
     p.wgmma_async = p.wgmma && !p.wgmma_transposed && opt_.wgmma_in_flight && p.stages >= 3 &&
                     std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
                       return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
