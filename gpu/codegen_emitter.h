@@ -237,7 +237,7 @@ class Emitter {
     // Its one dot's B has n along its rows, which tf32 wgmma cannot read from
     // shared memory: the dot computes C^T = B^T A^T instead, B^T as wgmma's
     // register-sourced A (read from B's padded rows), A as its K-major B,
-    // into the transposed MMA layout (wgmma_fits_transposed).
+    // into the transposed MMA layout (wgmma_transposed_b).
     bool wgmma_transposed = false;
     // wgmma groups left in flight across iterations (wait_group 1): the
     // copies then run `stages - 2` iterations ahead, so they never land in
@@ -292,10 +292,11 @@ class Emitter {
   std::vector<TensorMapSpec> tensor_maps_;
   // Whether p's dots can all run wgmma from its staged loads.
   bool wgmma_fits(const Pipeline& p) const;
-  // Whether p's one dot can run wgmma as C^T = B^T A^T (Pipeline::wgmma_transposed):
+  // Where p's one dot can run wgmma as C^T = B^T A^T (Pipeline::wgmma_transposed):
   // the kernel's only tensor-core dot, tf32, A K-major and B N-major staged,
-  // and every tile in the MMA layout able to take the transposed one.
-  bool wgmma_fits_transposed(const Pipeline& p) const;
+  // and every tile in the MMA layout able to take the transposed one. Its
+  // B's staged load register (read into registers), or nullopt.
+  std::optional<int> wgmma_transposed_b(const Pipeline& p) const;
   // Whether dot `in` of p's body may accumulate into its accumulator's own
   // registers: the loop reads that accumulator only here, and the result
   // only goes back into it (the loop-carried copy), so a wgmma group may

@@ -229,15 +229,11 @@ void Emitter::plan_pipelines() {
     // wgmma reads its operands from shared memory in core matrices, not padded rows.
     p.wgmma = opt_.wgmma && wgmma_fits(p);
     int register_read = -1;  // the load a transposed wgmma reads into registers (B)
-    if (!p.wgmma && opt_.wgmma && wgmma_fits_transposed(p)) {
+    if (!p.wgmma && opt_.wgmma) register_read = wgmma_transposed_b(p).value_or(-1);
+    if (register_read >= 0) {
       p.wgmma = p.wgmma_transposed = true;
-      for (const ir::Instr& in : body.instrs)
-        if (in.op == ir::Op::Dot && layouts_[in.dst].mma) {
-          bool t = false;
-          register_read = staged_operand_in(p, in.args[1], &t)->reg;
-        }
       // The result and every tile computed with it hold C^T's accumulator
-      // layout from here on (wgmma_fits_transposed checked they can).
+      // layout from here on (wgmma_transposed_b checked they can).
       for (size_t r = 0; r < layouts_.size(); ++r)
         if (layouts_[r].mma) layouts_[r] = *transposed_mma_layout(type(static_cast<int>(r)).shape, threads_);
     }
@@ -375,8 +371,8 @@ bool Emitter::wgmma_fits(const Pipeline& p) const {
   return any;
 }
 
-bool Emitter::wgmma_fits_transposed(const Pipeline& p) const {
-  if (!p.reg_operands.empty() || p.loads.size() != 2) return false;
+std::optional<int> Emitter::wgmma_transposed_b(const Pipeline& p) const {
+  if (!p.reg_operands.empty() || p.loads.size() != 2) return std::nullopt;
   // The kernel's only tensor-core dot, directly in this loop: the layout of
   // every tile in the MMA layout changes with it.
   const ir::Instr* dot = nullptr;
@@ -387,26 +383,26 @@ bool Emitter::wgmma_fits_transposed(const Pipeline& p) const {
       dot = &in;
     }
   });
-  if (dots != 1 || !directly_in(*p.loop->body, dot)) return false;
+  if (dots != 1 || !directly_in(*p.loop->body, dot)) return std::nullopt;
   const ir::Shape& as = type(dot->args[0]).shape;
   const size_t rank = as.size();
-  if (type(dot->args[0]).dtype != DType::f32 || dot->precision != ir::Precision::tf32) return false;
+  if (type(dot->args[0]).dtype != DType::f32 || dot->precision != ir::Precision::tf32) return std::nullopt;
   const int64_t M = as[rank - 2];
-  if (M % 8 != 0 || M > 256) return false;  // wgmma's n
+  if (M % 8 != 0 || M > 256) return std::nullopt;  // wgmma's n
   const StagedLoad* staged[2] = {nullptr, nullptr};
   for (size_t i = 0; i < 2; ++i) {
     bool transposed = false;
     staged[i] = staged_operand_in(p, dot->args[i], &transposed);
-    if (!staged[i] || transposed) return false;
+    if (!staged[i] || transposed) return std::nullopt;
     const int k_axis = static_cast<int>(i == 0 ? rank - 1 : rank - 2);
     // A K-major (wgmma's B, by descriptor); B with n along its rows (read
     // into registers from rows padded by 8 floats: conflict-free).
-    if ((staged[i]->inner_axis == k_axis) != (i == 0)) return false;
+    if ((staged[i]->inner_axis == k_axis) != (i == 0)) return std::nullopt;
   }
-  if (staged[0] == staged[1] || staged[0]->outer % 8 != 0 || staged[1]->stride != staged[1]->inner + 8) return false;
+  if (staged[0] == staged[1] || staged[0]->outer % 8 != 0 || staged[1]->stride != staged[1]->inner + 8) return std::nullopt;
   for (size_t r = 0; r < layouts_.size(); ++r)
-    if (layouts_[r].mma && !transposed_mma_layout(type(static_cast<int>(r)).shape, threads_)) return false;
-  return true;
+    if (layouts_[r].mma && !transposed_mma_layout(type(static_cast<int>(r)).shape, threads_)) return std::nullopt;
+  return staged[1]->reg;
 }
 
 bool Emitter::wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const {

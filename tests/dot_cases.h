@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "bench_cases.h"
+#include "gpu_compare.h"
+#include "harness.h"
+#include "inputs.h"
 #include "tl.h"
 
 namespace dot_cases {
@@ -42,6 +45,22 @@ inline tl::gpu::BenchCase bench_case_at(const char* name, int64_t M, int64_t N, 
     }
   FAIL("no bench case " << name);
   return {};
+}
+
+// A bench case run by the interpreter and once more by `run(ir, grid,
+// args)` (the GPU or the host emulation) from the same inputs; the output
+// compared at the interpreter-vs-GPU tolerance.
+template <class Run>
+void check_against_interpreter(const tl::gpu::BenchCase& c, Run run) {
+  puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), rb = puzzles::make_buffers(*c.puzzle, c.set, 1);
+  const tl::Grid grid = puzzles::grid_for(c.set);
+  tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
+  const std::vector<tl::Arg> args = puzzles::launch_args(c.set, rb);
+  auto ir = tl::build_ir(*c.puzzle->solution, args);
+  run(*ir, grid, args);
+  const tl::gpu::BufferDiff diff = tl::gpu::diff_buffers(ib.output, rb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
+  INFO(diff.str());
+  CHECK(diff.pass);
 }
 
 // p11 (N2 = 1) at the given blocks, on a small problem with tails on every

@@ -50,6 +50,13 @@ tl::gpu::CudaDriver* test_driver(std::string& why) {
   return driver;
 }
 
+// A generated kernel compiled for this GPU (no cubin cache) and loaded.
+tl::gpu::LoadedKernel load_for(tl::gpu::CudaDriver& d, const tl::gpu::LoweredKernel& lowered) {
+  tl::gpu::CompileOptions co;
+  co.arch = d.device().arch();
+  return tl::gpu::LoadedKernel(d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
+}
+
 #define GPU_OR_SKIP(d)                                  \
   std::string why_;                                     \
   tl::gpu::CudaDriver* d = test_driver(why_);           \
@@ -144,10 +151,7 @@ TEST_CASE("the tensor cores read f32 operands as the interpreter's tf32 truncate
     const std::vector<tl::Arg> args{a, bt, cg, tl::Arg(M), tl::Arg(N), tl::Arg(K)};
     auto ir = tl::build_ir(one_hot, args);
     tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, opt);
-    tl::gpu::CompileOptions co;
-    co.arch = d->device().arch();
-    tl::gpu::LoadedKernel loaded(*d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
-    tl::gpu::run_on_device(*d, loaded, *ir, grid, args);
+    tl::gpu::run_on_device(*d, load_for(*d, lowered), *ir, grid, args);
     return lowered.source;
   };
   // Equal bits, or both NaN (the payload of a NaN result is the hardware's).
@@ -207,26 +211,17 @@ TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]")
     const tl::gpu::BenchCase c = dot_cases::bench_case_at(name, 70, 100, K);
     REQUIRE(c.puzzle);
     INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, " << stages << " stages");
-    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), gb = puzzles::make_buffers(*c.puzzle, c.set, 1);
-    const tl::Grid grid = puzzles::grid_for(c.set);
-    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
-    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, gb);
-    auto ir = tl::build_ir(*c.puzzle->solution, args);
     tl::gpu::CodegenOptions cg;
     cg.num_warps = warps;
     cg.num_stages = stages;
     cg.wgmma = cg.tma = true;
-    const tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, cg);
-    REQUIRE(lowered.tensor_maps.size() == 3);
-    tl::gpu::CompileOptions co;
-    co.arch = d->device().arch();
-    tl::gpu::LoadedKernel loaded(*d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
-    bool tma_used = false;
-    tl::gpu::run_on_device(*d, loaded, *ir, grid, args, &tma_used);
-    CHECK(tma_used == (K % 4 == 0));
-    tl::gpu::BufferDiff diff = tl::gpu::diff_buffers(ib.output, gb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
-    INFO(diff.str());
-    CHECK(diff.pass);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
+      REQUIRE(lowered.tensor_maps.size() == 3);
+      bool tma_used = false;
+      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used);
+      CHECK(tma_used == (K % 4 == 0));
+    });
   }
 }
 
@@ -242,24 +237,15 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
   for (auto [b0, b1, bk, warps, stages] : dot_cases::p11_transposed_forms) {
     const tl::gpu::BenchCase c = dot_cases::p11_at(b0, b1, bk);
     INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
-    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), gb = puzzles::make_buffers(*c.puzzle, c.set, 1);
-    const tl::Grid grid = puzzles::grid_for(c.set);
-    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
-    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, gb);
-    auto ir = tl::build_ir(*c.puzzle->solution, args);
     tl::gpu::CodegenOptions cg;
     cg.num_warps = warps;
     cg.num_stages = stages;
     cg.wgmma = true;
-    const tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, cg);
-    REQUIRE(lowered.source.find("ts_wgmma_tf32_rs_n") != std::string::npos);
-    tl::gpu::CompileOptions co;
-    co.arch = d->device().arch();
-    tl::gpu::LoadedKernel loaded(*d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
-    tl::gpu::run_on_device(*d, loaded, *ir, grid, args);
-    tl::gpu::BufferDiff diff = tl::gpu::diff_buffers(ib.output, gb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
-    INFO(diff.str());
-    CHECK(diff.pass);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
+      REQUIRE(lowered.source.find("ts_wgmma_tf32_rs_n") != std::string::npos);
+      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
+    });
   }
 }
 

@@ -371,22 +371,15 @@ TEST_CASE("emulated: wgmma as C^T = B^T A^T computes what the interpreter comput
   for (auto [b0, b1, bk, warps, stages] : dot_cases::p11_transposed_forms) {
     const tl::gpu::BenchCase c = dot_cases::p11_at(b0, b1, bk);
     INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
-    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
-    const tl::Grid grid = puzzles::grid_for(c.set);
-    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
-    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, eb);
-    auto ir = tl::build_ir(*c.puzzle->solution, args);
     tl::gpu::CodegenOptions cg;
     cg.num_warps = warps;
     cg.num_stages = stages;
     cg.wgmma = true;
-    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
-    REQUIRE(has(k.source, "ts_wgmma_tf32_rs_n" + std::to_string(b0) + "(r"));
-    gpu_host::HostKernel h(*ir, k);
-    h.run(grid, args);
-    tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib.output, eb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
-    INFO(d.str());
-    CHECK(d.pass);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
+      REQUIRE(has(k.source, "ts_wgmma_tf32_rs_n" + std::to_string(b0) + "(r"));
+      gpu_host::HostKernel(ir, k).run(grid, args);
+    });
   }
 }
 
@@ -398,23 +391,16 @@ TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][e
         std::tuple{"e1_v1", 4, 2, true}, std::tuple{"e1_v1", 4, 4, false}}) {
     const tl::gpu::BenchCase c = e1_small(name);
     INFO(name << " at " << c.set.sizes.str() << ", " << warps << " warps, stages " << stages << ", in flight " << in_flight);
-    puzzles::RunBuffers ib = puzzles::make_buffers(*c.puzzle, c.set, 1), eb = puzzles::make_buffers(*c.puzzle, c.set, 1);
-    const tl::Grid grid = puzzles::grid_for(c.set);
-    tl::run(*c.puzzle->solution, grid, puzzles::launch_args(c.set, ib));
-    const std::vector<tl::Arg> args = puzzles::launch_args(c.set, eb);
-    auto ir = tl::build_ir(*c.puzzle->solution, args);
     tl::gpu::CodegenOptions cg;
     cg.num_warps = warps;
     cg.num_stages = stages;
     cg.wgmma = true;
     cg.wgmma_in_flight = in_flight;
-    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
-    REQUIRE(has(k.source, "ts_wgmma_tf32_n64(r"));
-    gpu_host::HostKernel h(*ir, k);
-    h.run(grid, args);
-    tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib.output, eb.output, tl::gpu::tolerance_for(*ir, ib.output.dtype()));
-    INFO(d.str());
-    CHECK(d.pass);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
+      REQUIRE(has(k.source, "ts_wgmma_tf32_n64(r"));
+      gpu_host::HostKernel(ir, k).run(grid, args);
+    });
   }
 }
 
