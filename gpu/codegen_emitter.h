@@ -149,6 +149,8 @@ class Emitter {
   static std::string widen(DType d, const std::string& x);   // f16/bf16 -> float, else x
   static std::string narrow(DType d, const std::string& x);  // float -> f16/bf16, else x
   static std::string compute_type(DType d);                  // "float" for f16/bf16
+  // The lanes of a mask tile along one axis that may be true (mask_lanes).
+  enum class Lanes { Same, Prefix, Suffix, Interval, Unknown };
 
  private:
   // ---- codegen_movement.cpp: broadcast, reshape, permute -------------------
@@ -289,6 +291,10 @@ class Emitter {
   std::optional<TensorMapSpec::Value> launch_value(int r) const;
   // Whether 1-D index register r is r[0] + i (codegen_pipeline.cpp's steps).
   bool unit_step(int r) const;
+  // Which lanes along `axis` mask tile `mask` may hold true, by the shape of
+  // the set (codegen_pipeline_plan.cpp): copy_vector tests a vector's first
+  // and last lanes instead of all of them where the shape allows.
+  Lanes mask_lanes(int mask, int axis) const;
   std::vector<TensorMapSpec> tensor_maps_;
   // Whether p's dots can all run wgmma from its staged loads.
   bool wgmma_fits(const Pipeline& p) const;
@@ -337,14 +343,15 @@ class Emitter {
   Pipeline* pipeline_of(const ir::Instr& in) const;
   // Emits `body` once per 16-byte vector of a staged tile, `ts_v` its index
   // (vectors dealt round-robin to the threads, consecutive ones to
-  // consecutive threads).
-  void for_vectors(int64_t vectors, const std::function<void()>& body);
+  // consecutive threads). `rolled` keeps the loop over a thread's vectors
+  // rolled (code run once, where size costs more than speed).
+  void for_vectors(int64_t vectors, const std::function<void()>& body, bool rolled = false);
   // The staged load behind dot operand `r` (the load itself or its
   // transpose) in pipeline `p`, or null; *transposed says which.
   const StagedLoad* staged_operand_in(const Pipeline& p, int r, bool* transposed) const;
   // Copies of every staged load for the iteration where the loop variable
-  // is `value`, into stage `stage` (an expression).
-  void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage);
+  // is `value`, into stage `stage` (an expression); `rolled` as for_vectors.
+  void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage, bool rolled = false);
   // At the first dot of an iteration: waits for and publishes this
   // iteration's stage, then issues the copies of a later one.
   void publish_stage(Pipeline& p);

@@ -49,6 +49,11 @@ void Emitter::assign_layouts() {
   // A definition that yields the MMA layout at no cost beyond its own work.
   auto produces = [&](const ir::Instr& in) {
     if (in.op == ir::Op::Dot) return mma_dot(in);
+    // An atomic_add of a result in the MMA layout (split-K's epilogue) adds
+    // from the registers that hold it, its pointers and mask recomputed
+    // there, rather than moving the result through shared memory first.
+    if (in.op == ir::Op::AtomicAdd)
+      return mma[in.args[1]] && index_arithmetic(in.args[0]) && (!in.has_mask || index_arithmetic(in.args[2]));
     if (!is_elementwise(in.op)) return false;
     bool any = false;
     for (int a : in.args) {

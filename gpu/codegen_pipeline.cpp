@@ -36,10 +36,10 @@ const Emitter::StagedLoad* Emitter::staged_operand_in(const Pipeline& p, int r, 
   return nullptr;
 }
 
-void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body) {
+void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body, bool rolled) {
   uses_tid_ = true;
   const int64_t rounds = (vectors + threads_ - 1) / threads_;
-  if (rounds > 1) line("#pragma unroll");
+  if (rounds > 1) line(rolled ? "#pragma unroll 1" : "#pragma unroll");
   open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
   line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads_) + " + " : "") + "tid;");
   if (vectors % threads_ != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
@@ -111,7 +111,7 @@ void Emitter::issue_ahead(const Pipeline& p) {
   line("ts_cp_async_commit();");
 }
 
-void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage) {
+void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage, bool rolled) {
   AtIteration at(*this, p, value);
   // The stage's address once for all of this thread's vectors (the callers
   // open a block for each batch of copies).
@@ -124,7 +124,7 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   for (const StagedLoad& s : p.loads) {
     if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
     const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
-    for_vectors(per_row * s.outer, [&] { copy_vector(s); });
+    for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled);
   }
   if (p.tma) close();
 }
@@ -137,25 +137,41 @@ void Emitter::copy_vector(const StagedLoad& s) {
   const ir::Shape& shape = type(s.reg).shape;
   line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
        std::to_string(V) + ";");
-  auto coords = [&](int64_t lane) {
+  auto coords_at = [&](const std::string& inner) {
     std::vector<std::string> c(shape.size(), "0");
-    c[static_cast<size_t>(s.inner_axis)] = lane ? "(ts_i + " + std::to_string(lane) + ")" : "ts_i";
+    c[static_cast<size_t>(s.inner_axis)] = inner;
     if (s.outer_axis >= 0) c[static_cast<size_t>(s.outer_axis)] = "ts_o";
     return c;
   };
+  auto coords = [&](int64_t lane) { return coords_at(lane ? "(ts_i + " + std::to_string(lane) + ")" : "ts_i"); };
   line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_stage + " + std::to_string(s.offset) + ") + " +
        staged_offset(s, "ts_o", "ts_i") + ";");
   line("const " + t + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
   std::string all = "true", none = "false";
   if (ld.has_mask) {
+    // Where the mask's true lanes are known to form a prefix, a suffix or
+    // an interval of the vector, its end lanes decide: all lanes hold
+    // when both ends do, and a prefix (suffix) is empty when its first
+    // (last) lane is off. Otherwise every lane is tested.
+    const Lanes shape_of = mask_lanes(ld.args[1], s.inner_axis);
+    std::vector<int64_t> tested;
+    if (shape_of == Lanes::Same) tested = {0};
+    else if (shape_of == Lanes::Unknown) for (int64_t lane = 0; lane < V; ++lane) tested.push_back(lane);
+    else tested = {0, V - 1};
+    auto m = [](int64_t lane) { return "ts_m" + std::to_string(lane); };
     all.clear();
     none.clear();
-    for (int64_t lane = 0; lane < V; ++lane) {
-      line("const bool ts_m" + std::to_string(lane) + " = " + *remat(ld.args[1], coords(lane), 0) + ";");
-      all += (lane ? " && " : "") + std::string("ts_m") + std::to_string(lane);
-      none += (lane ? " || " : "") + std::string("ts_m") + std::to_string(lane);
+    for (int64_t lane : tested) {
+      line("const bool " + m(lane) + " = " + *remat(ld.args[1], coords(lane), 0) + ";");
+      all += (all.empty() ? "" : " && ") + m(lane);
+      none += (none.empty() ? "" : " || ") + m(lane);
     }
-    line("const bool ts_all = " + all + ", ts_none = !(" + none + ");");
+    if (shape_of == Lanes::Prefix) none = m(0);
+    if (shape_of == Lanes::Suffix) none = m(V - 1);
+    // An interval's ends may both be off with lanes between them on: no
+    // shortcut to zeros, the element-by-element copy reads what is on.
+    line("const bool ts_all = " + all + ", ts_none = " + (shape_of == Lanes::Interval ? "false" : "!(" + none + ")") +
+         ";");
     all = "ts_all";
     none = "ts_none";
   }
@@ -170,12 +186,18 @@ void Emitter::copy_vector(const StagedLoad& s) {
     line("*reinterpret_cast<ts_u4*>(ts_dst) = ts_u4{0u, 0u, 0u, 0u};");
   }
   open_else();
-  // Mixed masks or a misaligned vector: element by element.
-  for (int64_t lane = 0; lane < V; ++lane) {
-    std::string value_expr = "*(" + *remat(ld.args[0], coords(lane), 0) + ")";
-    if (ld.has_mask) value_expr = "ts_m" + std::to_string(lane) + " ? " + value_expr + " : " + constant_literal(d, 0, 0.0);
-    line("ts_dst[" + std::to_string(lane) + "] = " + value_expr + ";");
-  }
+  // Mixed masks or a misaligned vector: element by element, in a loop kept
+  // rolled. Only tails and misaligned rows come here, and unrolled it was
+  // most of a staged kernel's code (V guarded loads per vector), which
+  // NVRTC's time grows with.
+  line("#pragma unroll 1");
+  open("for (int ts_e = 0; ts_e < " + std::to_string(V) + "; ++ts_e)");
+  const std::vector<std::string> at_e = coords_at("(ts_i + ts_e)");
+  std::string value_expr = "*(" + *remat(ld.args[0], at_e, 0) + ")";
+  if (ld.has_mask)
+    value_expr = "(" + *remat(ld.args[1], at_e, 0) + ") ? " + value_expr + " : " + constant_literal(d, 0, 0.0);
+  line("ts_dst[ts_e] = " + value_expr + ";");
+  close();
   close();
 }
 

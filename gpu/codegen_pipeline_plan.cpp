@@ -17,6 +17,7 @@
 // whose lanes disagree about the mask, or whose address is not 16-byte
 // aligned, is copied element by element through registers instead.
 #include <algorithm>
+#include <optional>
 
 #include "codegen_emitter.h"
 
@@ -39,6 +40,43 @@ std::vector<char> defined_in(const ir::Block& b, size_t regs) {
 
 }  // namespace
 
+// The axes of `in`'s result that its one tile argument's axes become, for
+// the ops that only move axes (broadcast, reshape, permute): out[i] is the
+// source axis's value, or `fresh` for an axis the op made. Nothing for any
+// other op, or a reshape that reorders.
+template <class T>
+static std::optional<std::vector<T>> moved_axes(const ir::Kernel& k, const ir::Instr& in, const std::vector<T>& src,
+                                                T fresh) {
+  const ir::Shape& shape = k.regs[in.dst].type.shape;
+  const ir::Shape& ss = k.regs[in.args[0]].type.shape;
+  std::vector<T> out(shape.size(), fresh);
+  switch (in.op) {
+    case ir::Op::Broadcast: {
+      const size_t pad = shape.size() - ss.size();
+      for (size_t i = 0; i < ss.size(); ++i) out[pad + i] = ss[i] == 1 ? fresh : src[i];
+      return out;
+    }
+    case ir::Op::Reshape: {
+      // Only axes of extent 1 come or go: the others keep their order.
+      std::vector<size_t> s_axes, d_axes;
+      for (size_t i = 0; i < ss.size(); ++i)
+        if (ss[i] != 1) s_axes.push_back(i);
+      for (size_t i = 0; i < shape.size(); ++i)
+        if (shape[i] != 1) d_axes.push_back(i);
+      if (s_axes.size() != d_axes.size()) return std::nullopt;
+      for (size_t j = 0; j < s_axes.size(); ++j) {
+        if (ss[s_axes[j]] != shape[d_axes[j]]) return std::nullopt;
+        out[d_axes[j]] = src[s_axes[j]];
+      }
+      return out;
+    }
+    case ir::Op::Permute:
+      for (size_t i = 0; i < shape.size(); ++i) out[i] = src[static_cast<size_t>(in.dims[i])];
+      return out;
+    default: return std::nullopt;
+  }
+}
+
 // Per-axis steps of an index or pointer tile, from its definition. Only a
 // `One` is relied upon (a unit-stride axis), so anything not understood is
 // `Other`. i32 wrap-around is not modelled: addresses themselves are always
@@ -54,34 +92,8 @@ static std::vector<Step> steps_of(const ir::Kernel& k, const std::vector<int>& d
   using ir::Op;
   switch (in.op) {
     case Op::Arange: return {Step::One};
-    case Op::Broadcast: {
-      const ir::Shape& ss = k.regs[in.args[0]].type.shape;
-      std::vector<Step> src = of(in.args[0]), out(shape.size(), Step::Zero);
-      const size_t pad = shape.size() - ss.size();
-      for (size_t i = 0; i < ss.size(); ++i) out[pad + i] = ss[i] == 1 ? Step::Zero : src[i];
-      return out;
-    }
-    case Op::Reshape: {
-      // Only axes of extent 1 come or go: the others keep their order.
-      const ir::Shape& ss = k.regs[in.args[0]].type.shape;
-      std::vector<Step> src = of(in.args[0]), out(shape.size(), Step::Zero);
-      std::vector<size_t> s_axes, d_axes;
-      for (size_t i = 0; i < ss.size(); ++i)
-        if (ss[i] != 1) s_axes.push_back(i);
-      for (size_t i = 0; i < shape.size(); ++i)
-        if (shape[i] != 1) d_axes.push_back(i);
-      if (s_axes.size() != d_axes.size()) return other;
-      for (size_t j = 0; j < s_axes.size(); ++j) {
-        if (ss[s_axes[j]] != shape[d_axes[j]]) return other;
-        out[d_axes[j]] = src[s_axes[j]];
-      }
-      return out;
-    }
-    case Op::Permute: {
-      std::vector<Step> src = of(in.args[0]), out(shape.size());
-      for (size_t i = 0; i < shape.size(); ++i) out[i] = src[static_cast<size_t>(in.dims[i])];
-      return out;
-    }
+    case Op::Broadcast: case Op::Reshape: case Op::Permute:
+      return moved_axes(k, in, of(in.args[0]), Step::Zero).value_or(other);
     case Op::Copy: case Op::Cast: return of(in.args[0]);
     case Op::Add: case Op::PtrAdd: {
       std::vector<Step> a = of(in.args[0]), b = of(in.args[1]), out(shape.size());
@@ -106,6 +118,67 @@ static std::vector<Step> steps_of(const ir::Kernel& k, const std::vector<int>& d
     }
     default: return other;
   }
+}
+
+// Per-axis shape of a mask tile's true lanes along one axis: the same for
+// every lane, a prefix, a suffix, an interval, or not known. Comparisons of
+// a unit-step index with something constant along the axis give a prefix
+// (x < n) or a suffix (x >= lo); `and` intersects. As for steps_of, i32
+// wrap-around of the index is not modelled.
+static Emitter::Lanes lanes_and(Emitter::Lanes a, Emitter::Lanes b) {
+  using L = Emitter::Lanes;
+  if (a == L::Same) return b;
+  if (b == L::Same || a == b) return a;
+  if (a == L::Unknown || b == L::Unknown) return L::Unknown;
+  return L::Interval;
+}
+
+static std::vector<Emitter::Lanes> lanes_of(const ir::Kernel& k, const std::vector<int>& def_count,
+                                            const std::vector<const ir::Instr*>& def_of, int r, int depth) {
+  using L = Emitter::Lanes;
+  const ir::Shape& shape = k.regs[r].type.shape;
+  const std::vector<L> unknown(shape.size(), L::Unknown);
+  if (shape.empty()) return {};
+  if (depth > 24 || def_count[r] != 1 || !def_of[r]) return unknown;
+  const ir::Instr& in = *def_of[r];
+  auto of = [&](int a) {
+    std::vector<L> v = lanes_of(k, def_count, def_of, a, depth + 1);
+    if (v.empty()) v.assign(shape.size(), L::Same);  // a scalar
+    return v;
+  };
+  using ir::Op;
+  switch (in.op) {
+    case Op::Broadcast: case Op::Reshape: case Op::Permute:
+      return moved_axes(k, in, lanes_of(k, def_count, def_of, in.args[0], depth + 1), L::Same).value_or(unknown);
+    case Op::Copy: return of(in.args[0]);
+    case Op::And: {
+      std::vector<L> a = of(in.args[0]), b = of(in.args[1]), out(shape.size());
+      for (size_t i = 0; i < shape.size(); ++i) out[i] = lanes_and(a[i], b[i]);
+      return out;
+    }
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
+      // Written as lo < hi: the lanes where it holds are a prefix when lo
+      // climbs by one a lane, a suffix when hi does.
+      const bool less = in.op == Op::Lt || in.op == Op::Le;
+      std::vector<Step> lo = steps_of(k, def_count, def_of, in.args[less ? 0 : 1], depth + 1),
+                        hi = steps_of(k, def_count, def_of, in.args[less ? 1 : 0], depth + 1);
+      if (lo.empty()) lo.assign(shape.size(), Step::Zero);
+      if (hi.empty()) hi.assign(shape.size(), Step::Zero);
+      std::vector<L> out(shape.size());
+      for (size_t i = 0; i < shape.size(); ++i)
+        out[i] = lo[i] == Step::Zero && hi[i] == Step::Zero ? L::Same
+                 : lo[i] == Step::One && hi[i] == Step::Zero ? L::Prefix
+                 : lo[i] == Step::Zero && hi[i] == Step::One ? L::Suffix
+                                                             : L::Unknown;
+      return out;
+    }
+    default: return unknown;
+  }
+}
+
+Emitter::Lanes Emitter::mask_lanes(int mask, int axis) const {
+  const std::vector<Lanes> v = lanes_of(k_, def_count_, def_of_, mask, 0);
+  return v.empty() ? Lanes::Same : v[static_cast<size_t>(axis)];
 }
 
 bool Emitter::unit_step(int r) const {

@@ -298,13 +298,28 @@ TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with
   const std::string e1 = puzzle_cuda("e1_v1", "bench");
   size_t copies = 0;
   for (size_t at = e1.find("// cp.async %"); at != std::string::npos; at = e1.find("// cp.async %", at + 1)) ++copies;
-  // Three stages: each load is issued twice in the prologue and once in the loop.
+  // Three stages: each load is issued once in the prologue, a rolled loop
+  // over the two stages ahead, and once in the loop.
   CHECK(has(e1, "ts_cp_async_wait_1();"));
-  CHECK(copies == 9);
+  CHECK(has(e1, "#pragma unroll 1\n  for (int ts_t = 0; ts_t < 2; ++ts_t) {"));
+  CHECK(copies == 6);
   tl::gpu::CodegenOptions scalar;
   scalar.scalar_dots = true;
   CHECK_FALSE(has(puzzle_cuda("11", "11b", scalar), "ts_cp_async16(ts_dst"));
   CHECK_FALSE(has(puzzle_cuda("e4_fused", "canonical", scalar), "ts_mma_bf16(&r"));
+}
+
+TEST_CASE("a split-K epilogue's atomic_add adds from the accumulator's registers, not through shared memory",
+          "[gpu][codegen]") {
+  // E4 split-K and rows: each program adds its partial dot into dW. The
+  // accumulator stays in the MMA layout; the atomic's pointers and mask
+  // are index arithmetic, recomputed at its elements.
+  for (const char* id : {"e4_splitk", "e4_rows"}) {
+    INFO(id);
+    const std::string e4 = puzzle_cuda(id, "canonical");
+    CHECK(has(e4, "= ts_atomic_add("));
+    CHECK_FALSE(has(e4, "in the striped layout"));
+  }
 }
 
 TEST_CASE("an epilogue in the MMA layout stores column pairs by row and column, never dividing a flat index", "[gpu][codegen]") {

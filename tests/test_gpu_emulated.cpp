@@ -7,10 +7,12 @@
 #ifdef TILESCOPE_HAVE_GPU
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <set>
 #include <string>
 
 #include "bench_cases.h"
+#include "dot_cases.h"
 #include "gpu_cases.h"
 #include "gpu_compare.h"
 #include "gpu_host_runner.h"
@@ -147,6 +149,63 @@ TEST_CASE("emulated: the benchmark block sizes work on small problems", "[gpu][e
       compare(*v.puzzle->solution, puzzles::grid_for(v.set), as_list(puzzles::make_buffers(*v.puzzle, v.set, 0)),
               as_list(puzzles::make_buffers(*v.puzzle, v.set, 0)), puzzle_args(v.set), 4);
     }
+  }
+}
+
+// A staged tile's 16-byte vectors go out as one cp.async when every lane
+// is on, as zeros when none is, else element by element; the code tests a
+// vector's end lanes only where the mask's true lanes along the copy's
+// axis are known to be a prefix, suffix or interval (codegen_pipeline.cpp).
+// Each mask here puts some vectors in each of the three cases; the window
+// puts lanes on strictly between a vector's two ends, which the end lanes
+// alone would call empty.
+TEST_CASE("emulated: staged vectors are copied whole, zeroed or element by element as their masks say",
+          "[gpu][emulated]") {
+  using dot_cases::tile_dot;
+  static const tl::KernelDef prefix("prefix_mask", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
+    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int K) { return (rows < M).col() & (ks < K - 5).row(); });
+  });
+  static const tl::KernelDef suffix("suffix_mask", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
+    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int) { return (rows < M).col() & (ks >= 13).row(); });
+  });
+  static const tl::KernelDef window("window_mask", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
+    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int) {
+      return (rows < M).col() & ((ks >= 13) & (ks < 15)).row();
+    });
+  });
+  static const tl::KernelDef rows_only("rows_mask", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
+    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto, tl::Int M, tl::Int) { return tl::broadcast_to((rows < M).col(), {64, 32}); });
+  });
+  static const tl::KernelDef every_third("every_third_mask", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
+    tile_dot(A, Bt, C, M, N, K, [](auto rows, auto ks, tl::Int M, tl::Int) { return (rows < M).col() & (ks % 3 != 0).row(); });
+  });
+  // The vector test each one gets: A's [64, 32] f32 tile has 4 lanes a vector.
+  const std::vector<std::pair<const tl::KernelDef*, std::string>> cases = {
+      {&prefix, "ts_all = ts_m0 && ts_m3, ts_none = !(ts_m0);"},
+      {&suffix, "ts_all = ts_m0 && ts_m3, ts_none = !(ts_m3);"},
+      {&window, "ts_all = ts_m0 && ts_m3, ts_none = false;"},
+      {&rows_only, "ts_all = ts_m0, ts_none = !(ts_m0);"},
+      {&every_third, "ts_all = ts_m0 && ts_m1 && ts_m2 && ts_m3, ts_none = !(ts_m0 || ts_m1 || ts_m2 || ts_m3);"}};
+  // K a multiple of BK: only the masks keep the reads inside A.
+  const int64_t M = 70, N = 64, K = 96;
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  auto filled = [&](const char* name, std::vector<int64_t> shape) {
+    tl::Buffer b(name, tl::DType::f32, shape);
+    for (int64_t i = 0; i < b.numel(); ++i) b.as<float>()[i] = value(gen);
+    return b;
+  };
+  const std::vector<tl::Buffer> inputs = {filled("A", {M, K}), filled("Bt", {N, K}), filled("C", {M, N})};
+  auto bind = [&](std::vector<tl::Buffer>& b) {
+    return std::vector<tl::Arg>{b[0], b[1], b[2], tl::Arg(M), tl::Arg(N), tl::Arg(K)};
+  };
+  const tl::Grid grid{(M + 63) / 64, N / 64, 1};
+  for (const auto& [kernel, vector_test] : cases) {
+    INFO("kernel " << kernel->name());
+    std::vector<tl::Buffer> b = inputs;
+    tl::gpu::CodegenOptions cg;
+    CHECK(tl::gpu::lower(*tl::build_ir(*kernel, bind(b)), cg).source.find(vector_test) != std::string::npos);
+    compare(*kernel, grid, inputs, inputs, bind, 4);
   }
 }
 
