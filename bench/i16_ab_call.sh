@@ -33,9 +33,12 @@ while IFS= read -r cfg; do
       bin=$TS
       [ $side = old ] && bin=$OLD_TS
       # shellcheck disable=SC2086
-      row=$(timeout 120 "$bin" bench --gpu $cfg 2>&1 | grep -E '^[a-z0-9_]+ ' | grep -v '^case' | head -1)
-      log "$side round $round [$cfg]: $(echo "$row" | awk '{print $1, "median", $(NF-11), "ms, nvrtc", $(NF-1), "s"}')"
+      timeout 120 "$bin" bench --gpu $cfg > "$OUT/run.tmp" 2>&1
+      { echo "===== $side round $round: bench --gpu $cfg (exit $?)"; cat "$OUT/run.tmp"; } >> "$OUT/ab.log"
+      row=$(grep -E '^[a-z0-9_]+ +[A-Za-z]' "$OUT/run.tmp" | grep -vE '^(case|device|bandwidth|tf32|measuring|timing) ' | head -1)
+      log "$side round $round [$cfg]: $(echo "$row" | awk 'NF > 12 {print $1, "median", $(NF-11), "ms, nvrtc", $(NF-1), "s"}')"
     done
   done
 done <<< "${CONFIGS:?bench configurations, one a line}"
+rm -f "$OUT/run.tmp"
 log "done"
