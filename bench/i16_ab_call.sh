@@ -18,7 +18,12 @@ ROUNDS=${ROUNDS:-3}
 log "A/B: $OLD against this checkout on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 build_or_exit tilescope
 OLD_TREE=$ROOT/../ab-old
-git -C "$ROOT" worktree add -f --detach "$OLD_TREE" "$OLD" > /dev/null 2>&1 || { log "no worktree of $OLD"; exit 1; }
+# Kept on a warm machine: its build is reused.
+if [ "$(git -C "$OLD_TREE" rev-parse HEAD 2>/dev/null)" != "$(git -C "$ROOT" rev-parse "$OLD" 2>/dev/null)" ]; then
+  rm -rf "$OLD_TREE"
+  git -C "$ROOT" worktree prune
+  git -C "$ROOT" worktree add -f --detach "$OLD_TREE" "$OLD" > /dev/null 2>&1 || { log "no worktree of $OLD"; exit 1; }
+fi
 cp -r "$ROOT/.debs" "$OLD_TREE/" 2>/dev/null
 OUT="$OLD_TREE/build-gpu-logs" STEPS=build BUILD_TARGETS=tilescope BUILD="$OLD_TREE/build-gpu" \
   "$OLD_TREE/bench/gpu_run.sh" > /dev/null 2>&1
