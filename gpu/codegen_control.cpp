@@ -114,24 +114,40 @@ void Emitter::for_loop(const ir::Instr& in) {
       prefetch_loads(*p, "(" + reg_type(in.dst) + ")" + lo);
       close();
     }
-    // One group per stage ahead. The loop and each thread's vectors stay
+    // One group per stage ahead. Each thread's loop over its vectors stays
     // rolled: this runs once a program, and unrolled it was a second copy
-    // of the loop's copy code (a fifth of e4_rows' NVRTC time).
-    line("#pragma unroll 1");
-    open("for (int ts_t = 0; ts_t < " + std::to_string(p->ahead) + "; ++ts_t)");
-    line("const int64_t ts_first = " + lo + " + ts_t * " + step + ";");
-    open("if (" + loop_runs(in, "ts_first") + ")");
-    issue_copies(*p, "(" + reg_type(in.dst) + ")ts_first", "ts_t", /*rolled=*/true);
-    close();
-    line("ts_cp_async_commit();");
-    close();
+    // of the loop's copy code (a fifth of e4_rows' NVRTC time). So does the
+    // loop over the stages, except with TMA: there the copies are a few
+    // instructions of one thread, and E1 128's kernel ran 7 % slower with
+    // its TMA prologue in a rolled loop (bench/RESULTS.md, eighth round).
+    if (p->tma) {
+      for (int t = 0; t < p->ahead; ++t) {
+        const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
+        open("if (" + loop_runs(in, value) + ")");
+        issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, std::to_string(t), /*rolled=*/true);
+        close();
+        line("ts_cp_async_commit();");
+      }
+    } else {
+      line("#pragma unroll 1");
+      open("for (int ts_t = 0; ts_t < " + std::to_string(p->ahead) + "; ++ts_t)");
+      line("const int64_t ts_first = " + lo + " + ts_t * " + step + ";");
+      open("if (" + loop_runs(in, "ts_first") + ")");
+      issue_copies(*p, "(" + reg_type(in.dst) + ")ts_first", "ts_t", /*rolled=*/true);
+      close();
+      line("ts_cp_async_commit();");
+      close();
+    }
   }
   open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
   declared_[in.dst] = true;
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
   Pipeline* outer = active_;
   active_ = p;
-  if (p) p->published = false;
+  if (p) {
+    p->published = false;
+    p->written_operands.clear();
+  }
   block(*in.body);
   if (p) line(p->stage_var + " = " + p->stage_var + " + 1 == " + std::to_string(p->stages) + " ? 0 : " + p->stage_var + " + 1;");
   active_ = outer;
