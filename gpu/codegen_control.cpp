@@ -144,10 +144,7 @@ void Emitter::for_loop(const ir::Instr& in) {
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
   Pipeline* outer = active_;
   active_ = p;
-  if (p) {
-    p->published = false;
-    p->written_operands.clear();
-  }
+  if (p) p->published = false;
   block(*in.body);
   if (p) line(p->stage_var + " = " + p->stage_var + " + 1 == " + std::to_string(p->stages) + " ? 0 : " + p->stage_var + " + 1;");
   active_ = outer;

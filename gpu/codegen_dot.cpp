@@ -179,10 +179,6 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const std::string& var = o.base;
     const std::string ctype = tf32 ? "float" : cuda_register_type(d);
     line(ctype + "* " + var + " = reinterpret_cast<" + ctype + "*>(" + where + ");");
-    // An earlier dot of this iteration wrote the same value there, in the
-    // same role, behind a barrier since (E4 rows: one dequantized X tile for
-    // three dots). A register assigned more than once may have changed.
-    if (p && def_count_[x] == 1 && !p->written_operands.insert({x, is_a}).second) return o;
     TileLayout l = layout(x);
     std::string guard = owner_guard(l);
     if (!guard.empty()) open("if (" + guard + ")");

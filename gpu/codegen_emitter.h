@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <optional>
 #include <set>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -235,9 +235,6 @@ class Emitter {
     int stages = 2;
     std::string stage_var;   // the loop's current stage (a variable in the kernel)
     bool published = false;  // this iteration's operands are waited for and behind a barrier
-    // Register operands already written to their region this iteration, as
-    // A (true) or B: a later dot of the same operand reads them there.
-    std::set<std::pair<int, bool>> written_operands;
     bool wgmma = false;      // its dots run wgmma (CodegenOptions::wgmma)
     // Its one dot's B has n along its rows, which tf32 wgmma cannot read from
     // shared memory: the dot computes C^T = B^T A^T instead, B^T as wgmma's
