@@ -43,5 +43,7 @@ grep -E "kernels match|SKIP|DIFFERS|ERROR|FAIL" "$OUT/check_examples.log" | tee 
 # reach the device tool's 10-minute limit (call 7 of the seventh round lost it).
 PYTHONUNBUFFERED=1 timeout 60 python3 "$ROOT/bench/e4_unfused_baseline.py" > "$OUT/e4_unfused.log" 2>&1
 log "e4_unfused_baseline.py: exit $?"
-timed bench 420 "$TS" bench --gpu --wgmma --json-out "$OUT/bench.json"
+# 420 s was not enough in the eighth round's call 10 (the last row, e5_bwd, was
+# cut); past the device tool's own limit the files written so far still come back.
+timed bench 470 "$TS" bench --gpu --wgmma --json-out "$OUT/bench.json"
 log "done"
