@@ -219,11 +219,14 @@ std::optional<Emitter::StagedLoad> Emitter::stage_plan(const ir::Instr& load, co
   s.inner = shape[static_cast<size_t>(s.inner_axis)];
   s.outer = s.outer_axis >= 0 ? shape[static_cast<size_t>(s.outer_axis)] : 1;
   if (s.inner % V != 0) return std::nullopt;
-  // Pointers and mask must be recomputable for any iteration.
+  // Pointers and mask must be recomputable for any iteration. Probed with
+  // coordinates and a loop value at least as long as copy_vector's and its
+  // callers' (the element loop's lane, a TMA prologue's stage sum): remat
+  // gives up past a length limit, and copy_vector counts on it succeeding.
   std::vector<std::string> probe(shape.size(), "0");
-  probe[static_cast<size_t>(s.inner_axis)] = "c0";
-  if (s.outer_axis >= 0) probe[static_cast<size_t>(s.outer_axis)] = "c1";
-  AtIteration at(*this, p, "probe");
+  probe[static_cast<size_t>(s.inner_axis)] = "(ts_i + ts_e)";
+  if (s.outer_axis >= 0) probe[static_cast<size_t>(s.outer_axis)] = "ts_o";
+  AtIteration at(*this, p, "(int64_t)((int64_t)r9999999 + 9 * (int64_t)r9999999)");
   if (!remat(load.args[0], probe, 0) || (load.has_mask && !remat(load.args[1], probe, 0))) return std::nullopt;
   return s;
 }
