@@ -94,7 +94,14 @@ static std::vector<Step> steps_of(const ir::Kernel& k, const std::vector<int>& d
     case Op::Arange: return {Step::One};
     case Op::Broadcast: case Op::Reshape: case Op::Permute:
       return moved_axes(k, in, of(in.args[0]), Step::Zero).value_or(other);
-    case Op::Copy: case Op::Cast: return of(in.args[0]);
+    case Op::Copy: return of(in.args[0]);
+    case Op::Cast: {
+      // Only a cast to an integer type as wide keeps every value, and with
+      // them the steps (a narrowing cast wraps, a float one rounds).
+      const DType from = k.regs[in.args[0]].type.dtype, to = k.regs[r].type.dtype;
+      if (is_int(from) && is_int(to) && to != DType::i1 && bit_width(to) >= bit_width(from)) return of(in.args[0]);
+      return other;
+    }
     case Op::Add: case Op::PtrAdd: {
       std::vector<Step> a = of(in.args[0]), b = of(in.args[1]), out(shape.size());
       if (a.empty()) a.assign(shape.size(), Step::Zero);
