@@ -67,28 +67,7 @@ if want triton; then
 fi
 
 if want tails; then
-  SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
-  MLOG="$OUT/memcheck_tails.log"
-  : > "$MLOG"
-  # The pipelined (cp.async, ldmatrix) kernels at the sets with tails on
-  # every axis, at 4 and 8 warps.
-  for spec in "11 11b" "11 11c" "e1_v1 e1a" "e1_v1 e1b" "e1_v2 e1a" "e4_fused e4a" "e4_fused e4b" "e4_splitk e4a" \
-              "e4_splitk e4b" "e4_rows e4a" "e4_rows e4b"; do
-    read -r id set <<< "$spec"
-    variants=("--warps 4" "--warps 8")
-    # E1's dots also through wgmma (its staged tiles swizzled, groups in flight).
-    [[ $id == e1_* ]] && variants+=("--warps 4 --wgmma" "--warps 8 --wgmma")
-    for v in "${variants[@]}"; do
-      # shellcheck disable=SC2086
-      timeout 600 "$SAN" --tool memcheck --print-limit 10 --error-exitcode 99 "$TS" gpu-run "$id" --set "$set" $v \
-        > "$OUT/memcheck.tmp" 2>&1
-      rc=$?
-      errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$OUT/memcheck.tmp" | tail -1)
-      { echo "===== $id --set $set $v (exit $rc)"; cat "$OUT/memcheck.tmp"; } >> "$MLOG"
-      log "memcheck $id $set, $v: ${errors:-?} errors (exit $rc)"
-    done
-  done
-  rm -f "$OUT/memcheck.tmp"
+  "$ROOT/bench/memcheck_tails.sh" "$TS" "$OUT/memcheck_tails.log" | while IFS= read -r l; do log "$l"; done
 fi
 
 if want ab; then

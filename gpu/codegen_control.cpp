@@ -120,22 +120,20 @@ void Emitter::for_loop(const ir::Instr& in) {
     // loop over the stages, except with TMA: there the copies are a few
     // instructions of one thread, and E1 128's kernel ran 7 % slower with
     // its TMA prologue in a rolled loop (bench/RESULTS.md, eighth round).
+    auto issue_stage = [&](const std::string& value, const std::string& stage) {
+      open("if (" + loop_runs(in, value) + ")");
+      issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, stage, /*rolled=*/true);
+      close();
+      line("ts_cp_async_commit();");
+    };
     if (p->tma) {
-      for (int t = 0; t < p->ahead; ++t) {
-        const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
-        open("if (" + loop_runs(in, value) + ")");
-        issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, std::to_string(t), /*rolled=*/true);
-        close();
-        line("ts_cp_async_commit();");
-      }
+      for (int t = 0; t < p->ahead; ++t)
+        issue_stage(t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")", std::to_string(t));
     } else {
       line("#pragma unroll 1");
       open("for (int ts_t = 0; ts_t < " + std::to_string(p->ahead) + "; ++ts_t)");
       line("const int64_t ts_first = " + lo + " + ts_t * " + step + ";");
-      open("if (" + loop_runs(in, "ts_first") + ")");
-      issue_copies(*p, "(" + reg_type(in.dst) + ")ts_first", "ts_t", /*rolled=*/true);
-      close();
-      line("ts_cp_async_commit();");
+      issue_stage("ts_first", "ts_t");
       close();
     }
   }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# compute-sanitizer memcheck on every pipelined kernel (cp.async, ldmatrix,
+# wgmma) at the sets with tails on every axis, at 4 and 8 warps, and with
+# wgmma where its tf32 dots take it (E1 at 4 and 8 warps, p11 at 8). Each
+# run's output goes to $MLOG; one line a run (errors, exit status) to
+# standard output. Shared by the device scripts (i16_verify_call.sh,
+# i16_device_run.sh).
+#
+# Usage: bench/memcheck_tails.sh TILESCOPE MLOG
+set -u -o pipefail
+TS=$1
+MLOG=$2
+SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+TMP="$MLOG.run"
+: > "$MLOG"
+for spec in "11 11b" "11 11c" "e1_v1 e1a" "e1_v1 e1b" "e1_v2 e1a" "e4_fused e4a" "e4_fused e4b" "e4_splitk e4a" \
+            "e4_splitk e4b" "e4_rows e4a" "e4_rows e4b"; do
+  read -r id set <<< "$spec"
+  variants=("--warps 4" "--warps 8")
+  [[ $id == e1_* ]] && variants+=("--warps 4 --wgmma")
+  [[ $id == e1_* || $id == 11 ]] && variants+=("--warps 8 --wgmma")
+  for v in "${variants[@]}"; do
+    # shellcheck disable=SC2086
+    timeout 120 "$SAN" --tool memcheck --print-limit 10 --error-exitcode 99 "$TS" gpu-run "$id" --set "$set" $v \
+      > "$TMP" 2>&1
+    rc=$?
+    errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$TMP" | tail -1)
+    { echo "===== $id --set $set $v (exit $rc)"; cat "$TMP"; } >> "$MLOG"
+    echo "memcheck $id $set, $v: ${errors:-?} errors (exit $rc)"
+  done
+done
+rm -f "$TMP"
