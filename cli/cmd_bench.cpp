@@ -56,6 +56,15 @@ int cmd_bench(const Args& args) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma) throw UsageError("--tma needs --warps and --wgmma (the autotuner tries TMA itself)");
     opt.codegen.tma = true;
   }
+  if (args.value("variant")) {
+    if (!opt.tune_warps.empty()) throw UsageError("--variant needs --warps (the autotuner tries every variant itself)");
+    opt.block_variant = static_cast<int>(args.int_value("variant", 0));
+    if (opt.block_variant < 1) throw UsageError("--variant must be 1 or more");
+  }
+  if (args.flag("cluster")) {
+    if (!opt.codegen.tma) throw UsageError("--cluster needs --warps, --wgmma and --tma (the autotuner tries clusters itself)");
+    opt.codegen.cluster_multicast = true;
+  }
   if (auto cases = args.value("case")) {
     std::string all = *cases + ",";
     for (size_t at = 0, comma; (comma = all.find(',', at)) != std::string::npos; at = comma + 1)

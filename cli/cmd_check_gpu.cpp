@@ -77,6 +77,8 @@ int check_gpu(const std::vector<CheckTarget>& targets, const puzzles::CheckOptio
   cg.tma = args.flag("tma");
   cg.wgmma_pair_dots = !args.flag("no-dot-pairs");
   if (cg.tma && !cg.wgmma) throw UsageError("--tma needs --wgmma (TMA feeds the wgmma pipelines)");
+  cg.cluster_multicast = args.flag("cluster");
+  if (cg.cluster_multicast && !cg.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
   cg.tf32_cut_staged = args.flag("tf32-cut");
   if (cg.num_stages != 0 && (cg.num_stages < 2 || cg.num_stages > 4)) throw UsageError("--stages must be 2, 3 or 4");
   if (cg.num_warps < 1 || cg.num_warps > 32 || (cg.num_warps & (cg.num_warps - 1)))

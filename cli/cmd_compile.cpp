@@ -1,4 +1,5 @@
 // tilescope compile N --ir: the IR a puzzle's kernel builds for one size set.
+#include <algorithm>
 #include <cstdio>
 
 #include "args.h"
@@ -35,6 +36,7 @@ int cmd_compile(const Args& args) {
   // feed to ptxas for its register count.
 #ifdef TILESCOPE_HAVE_GPU
   std::vector<tl::gpu::BenchCase> cases;
+  puzzles::SizeSet variant;
   if (auto c = args.value("bench")) {
     if (args.value("set")) throw UsageError("--bench and --set both choose the sizes; give one");
     cases = tl::gpu::anchor_cases();
@@ -45,6 +47,18 @@ int cmd_compile(const Args& args) {
       if (b.name == *c && b.puzzle == &p) set = &b.set;
     }
     if (!set) throw UsageError("no benchmark case '" + *c + "' for this kernel; the cases are " + names);
+    if (args.value("variant")) {
+      const tl::gpu::BenchCase& b = *std::find_if(cases.begin(), cases.end(), [&](const auto& x) { return &x.set == set; });
+      const int v = args.int_value("variant", 0);
+      if (v < 1 || static_cast<size_t>(v) > b.block_variants.size())
+        throw UsageError("--variant: case '" + *c + "' has " + std::to_string(b.block_variants.size()) +
+                         " other block sizes; give 1 to " + std::to_string(b.block_variants.size()));
+      variant = b.set;
+      variant.blocks = b.block_variants[static_cast<size_t>(v - 1)];
+      set = &variant;
+    }
+  } else if (args.value("variant")) {
+    throw UsageError("--variant needs --bench CASE");
   }
 #else
   if (args.value("bench")) throw UsageError("--bench needs the GPU back end, which this build leaves out");

@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "compile_cuda.h"
+#include "error.h"
 
 #ifdef TILESCOPE_HAVE_GPU
 #include "codegen.h"
@@ -18,6 +19,8 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.ldmatrix = !args.flag("no-ldmatrix");
   opt.wgmma = args.flag("wgmma");
   opt.tma = args.flag("tma");
+  opt.cluster_multicast = args.flag("cluster");
+  if (opt.cluster_multicast && !opt.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);
   } catch (const tl::gpu::CodegenError& e) {

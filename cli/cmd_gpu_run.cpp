@@ -56,6 +56,8 @@ int cmd_gpu_run(const Args& args) {
   cg.num_warps = static_cast<int>(args.int_value("warps", 4));
   cg.wgmma = args.flag("wgmma");
   cg.tma = args.flag("tma");
+  cg.cluster_multicast = args.flag("cluster");
+  if (cg.cluster_multicast && !cg.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
   cg.every_load = args.flag("every-load");
   puzzles::RunBuffers gpu = puzzles::make_buffers(p, *set, seed);
   const std::vector<tl::Arg> launch_args = puzzles::launch_args(*set, gpu);

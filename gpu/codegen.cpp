@@ -236,7 +236,11 @@ LoweredKernel Emitter::run() {
   for (size_t i = 0; i < k_.params.size(); ++i)
     if (k_.params[i].kind != ir::ParamKind::Constant) out.params.push_back(static_cast<int>(i));
   out.tensor_maps = tensor_maps_;
-  for (const Pipeline& p : pipelines_) out.wgmma_dot_pairs += static_cast<int>(p.wgmma_pairs.size());
+  for (const Pipeline& p : pipelines_) {
+    out.wgmma_dot_pairs += static_cast<int>(p.wgmma_pairs.size());
+    if (std::any_of(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.multicast; }))
+      out.cluster_axis = p.cluster_axis;
+  }
   if (smem_bytes_ > kMaxSharedBytes)
     throw CodegenError("kernel " + k_.name + " needs " + std::to_string(smem_bytes_) +
                        " bytes of shared memory for its tiles, more than the " + std::to_string(kMaxSharedBytes) +

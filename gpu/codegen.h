@@ -61,6 +61,15 @@ struct CodegenOptions {
   // driver entry point), the kernel runs its cp.async copies instead, so
   // results never depend on it.
   bool tma = false;
+  // With TMA and a transposed wgmma dot (p11's C^T form): programs that
+  // differ only in one program_id and read the same staged tile (p11's x
+  // tile, for neighbours along axis 1) run as clusters of two on that axis,
+  // each program's TMA unit bringing half the tile into both programs'
+  // shared memory (multicast): the tile leaves L2 once for the two. The
+  // launcher forms clusters where the driver can (cuLaunchKernelEx) and the
+  // grid's axis is even, and tells the kernel (ts_tma_ok == 2); elsewhere
+  // the kernel copies the whole tile itself, so results never depend on it.
+  bool cluster_multicast = false;
   // With TMA and wgmma groups in flight: two dots of one A operand whose B
   // tiles are staged side by side (E1 v1's left and right halves) run as
   // one wgmma of twice the width (m64n128 for two n64), halving the wgmma
@@ -107,10 +116,15 @@ struct TensorMapSpec {
     int param = -1;        // IR parameter index (its value times `scale`), or -1 for `constant`
     int64_t constant = 0;
     int64_t scale = 1;     // a product the kernel computes in its index type (i32: the launcher checks it fits)
+    int param2 = -1;       // with `param`: a second parameter the product takes (p11's N0 * MID)
   };
   int base_param = -1;     // IR index of the pointer parameter
   DType dtype = DType::f32;
   Value cols, rows, row_stride;  // in elements
+  // With `batched`, a third, outer axis (p11's batch): `batches` of them,
+  // `batch_stride` elements apart; the box is one deep along it.
+  bool batched = false;
+  Value batches, batch_stride;
   int64_t box_cols = 0, box_rows = 0;
   bool swizzle128 = false;  // the box lands in the 128-byte swizzle (rows of 128 bytes)
 };
@@ -128,6 +142,9 @@ struct LoweredKernel {
   // `ts_tensor_map`, __grid_constant__), then `int ts_tma_ok`, nonzero when
   // the launcher encoded every map (KernelArgs); none when empty.
   std::vector<TensorMapSpec> tensor_maps;
+  // The grid axis whose neighbours pair up in clusters of two sharing a
+  // staged tile (CodegenOptions::cluster_multicast), or -1.
+  int cluster_axis = -1;
   int wgmma_dot_pairs = 0;  // pairs of dots run as one wgmma (CodegenOptions::wgmma_pair_dots)
 };
 

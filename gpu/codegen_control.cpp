@@ -105,6 +105,16 @@ void Emitter::for_loop(const ir::Instr& in) {
       line("ts_mbar_fence_init();");
       close();
       line("__syncthreads();");
+      if (p->cluster_axis >= 0) {
+        // Clusters: both programs' barriers are initialized before either
+        // program's boxes land in the other; then the first arrival the
+        // first iteration's wait pairs with (issue_ahead, codegen_dot.cpp).
+        open("if (ts_tma_ok == 2)");
+        line("ts_cluster_arrive();");
+        line("ts_cluster_wait();");
+        line("ts_cluster_arrive();");
+        close();
+      }
       close();
     }
     for (const ir::Instr* ld : p->prefetched)
@@ -158,6 +168,9 @@ void Emitter::for_loop(const ir::Instr& in) {
     }
     line("ts_cp_async_wait_all();");
     if (p->tma) {
+      // Clusters: the wait that pairs with the last arrival; past it the
+      // other program reads and writes nothing here any more.
+      if (p->cluster_axis >= 0) line("if (ts_tma_ok == 2) ts_cluster_wait();");
       // Every wait is behind the last iteration's barrier: the barriers'
       // memory may go back to being plain shared memory.
       open("if (ts_tma_ok && tid == 0)");

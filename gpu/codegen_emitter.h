@@ -223,7 +223,12 @@ class Emitter {
     // and the 1-D index registers whose first elements are the box's
     // coordinates (codegen_tma.cpp); -1 where cp.async copies it.
     int tma = -1;
-    int tma_inner_x = -1, tma_outer_x = -1;
+    int tma_inner_x = -1, tma_outer_x = -1, tma_batch_x = -1;
+    // Shared by the two programs of a cluster (Pipeline::cluster_axis):
+    // its tensor map's box is half the tile's rows, and each program's TMA
+    // unit brings its half into both programs' shared memory; without
+    // clusters one thread issues both halves.
+    bool multicast = false;
   };
   struct Pipeline {
     const ir::Instr* loop = nullptr;
@@ -271,6 +276,12 @@ class Emitter {
     // after committing its group, so their address and mask arithmetic
     // runs while the tensor cores work, instead of before the group.
     bool copies_after_dot = false;
+    // CodegenOptions::cluster_multicast: the grid axis along which
+    // neighbouring programs form clusters of two sharing the `multicast`
+    // loads, or -1. A stage is refilled only when both programs are done
+    // with it: each thread arrives at the cluster barrier after its wgmma
+    // wait and waits on it before the copies (codegen_dot.cpp, issue_ahead).
+    int cluster_axis = -1;
   };
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);
@@ -285,10 +296,19 @@ class Emitter {
   // tensor the TMA unit can copy, and how.
   struct TmaMatch {
     TensorMapSpec spec;
-    int inner_x = -1, outer_x = -1;
+    int inner_x = -1, outer_x = -1, batch_x = -1;
   };
   std::optional<TmaMatch> tma_match(const StagedLoad& s) const;
   std::optional<TensorMapSpec::Value> launch_value(int r) const;
+  // a * b where the launcher can compute it (at most two parameters, i32).
+  static std::optional<TensorMapSpec::Value> launch_product(TensorMapSpec::Value a, TensorMapSpec::Value b);
+  // codegen_tma.cpp: the grid axis whose neighbours can share p's staged
+  // tiles in clusters of two (CodegenOptions::cluster_multicast), or -1.
+  int multicast_axis(const Pipeline& p) const;
+  // Whether both programs of a cluster along `axis` copy staged load s's box alike.
+  bool shared_in_cluster(const StagedLoad& s, int axis) const;
+  // Whether register r's value depends on program_id(axis).
+  bool depends_on_program_id(int r, int axis) const;
   // Whether 1-D index register r is r[0] + i (codegen_pipeline.cpp's steps).
   bool unit_step(int r) const;
   // Which lanes along `axis` mask tile `mask` may hold true, by the shape of

@@ -58,15 +58,19 @@ void Emitter::publish_stage(Pipeline& p) {
   // instead (issue_after_wait), with copies_after_dot after its commit.
   const ir::Instr& loop = *p.loop;
   const int ahead = p.ahead;  // iterations in flight
+  const std::string cp_async_wait =
+      ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();";
   if (p.tma) {
     // The TMA unit wrote this stage through the async proxy, as wgmma
-    // reads it; its mbarrier says when every byte has landed.
+    // reads it; its mbarrier says when every byte has landed. Tiles it
+    // does not copy (a transposed dot's register-read one) are cp.async's.
     open("if (ts_tma_ok)");
     line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
     line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
+    if (std::any_of(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.tma < 0; })) line(cp_async_wait);
     open_else();
   }
-  line(ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();");
+  line(cp_async_wait);
   if (opt_.tf32_cut_staged) round_staged(p, p.stage_var);
   // cp.async and the stores above wrote through the generic proxy; wgmma
   // reads through the async proxy.
@@ -104,6 +108,9 @@ void Emitter::issue_ahead(const Pipeline& p) {
   const ir::Instr& loop = *p.loop;
   const std::string step = "(int64_t)" + name(loop.args[2]);
   line("const int64_t ts_next = it" + std::to_string(loop.dst) + " + " + std::to_string(p.ahead) + " * " + step + ";");
+  // Clusters: the stage refilled next is free in the other program too once
+  // it has arrived after its previous iteration's wait (codegen_dot.cpp).
+  if (p.cluster_axis >= 0) line("if (ts_tma_ok == 2) ts_cluster_wait();");
   open("if (" + loop_runs(loop, "ts_next") + ")");
   issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
                "(" + p.stage_var + " + " + std::to_string(p.ahead) + ") % " + std::to_string(p.stages));
@@ -116,16 +123,21 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   // The stage's address once for all of this thread's vectors (the callers
   // open a block for each batch of copies).
   line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) + ";");
+  auto cp_async = [&](bool all) {
+    for (const StagedLoad& s : p.loads) {
+      if (!all && s.tma >= 0) continue;
+      if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
+      const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
+      for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled);
+    }
+  };
   if (p.tma) {
     open("if (ts_tma_ok)");
     issue_tma(p, stage);
+    cp_async(false);  // the tiles the TMA unit does not copy
     open_else();
   }
-  for (const StagedLoad& s : p.loads) {
-    if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
-    const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
-    for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled);
-  }
+  cp_async(true);
   if (p.tma) close();
 }
 

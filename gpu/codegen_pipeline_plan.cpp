@@ -382,25 +382,34 @@ void Emitter::plan_pipelines() {
                     });
     p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
     p.copies_after_dot = p.wgmma_transposed && p.prefetched.empty();
-    // TMA (CodegenOptions::tma) where every staged tile is a rectangle the
-    // TMA unit can copy and its box coordinates are index arithmetic of the
-    // loop variable; one mbarrier a stage after the stages.
-    if (p.wgmma && !p.wgmma_transposed && opt_.tma && !opt_.tf32_cut_staged) {
-      std::vector<TmaMatch> ms;
+    // TMA (CodegenOptions::tma) where every staged tile wgmma reads from
+    // shared memory is a rectangle the TMA unit can copy and its box
+    // coordinates are index arithmetic of the loop variable; one mbarrier a
+    // stage after the stages. A transposed dot's register-read tile keeps
+    // its cp.async copies (its padded rows are what the TMA unit cannot write).
+    if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
+      std::vector<std::optional<TmaMatch>> ms;
       for (const StagedLoad& s : p.loads) {
+        if (s.reg == register_read) {
+          ms.push_back(std::nullopt);
+          continue;
+        }
         std::optional<TmaMatch> m = tma_match(s);
         if (!m) break;
         AtIteration at(*this, p, "probe");
-        if (!remat(m->inner_x, {"0"}, 0) || !remat(m->outer_x, {"0"}, 0)) break;
+        if (!remat(m->inner_x, {"0"}, 0) || !remat(m->outer_x, {"0"}, 0) || (m->batch_x >= 0 && !remat(m->batch_x, {"0"}, 0)))
+          break;
         ms.push_back(*m);
       }
       if (ms.size() == p.loads.size()) {
         p.tma = true;
         for (size_t i = 0; i < ms.size(); ++i) {
+          if (!ms[i]) continue;
           p.loads[i].tma = static_cast<int>(tensor_maps_.size());
-          p.loads[i].tma_inner_x = ms[i].inner_x;
-          p.loads[i].tma_outer_x = ms[i].outer_x;
-          tensor_maps_.push_back(ms[i].spec);
+          p.loads[i].tma_inner_x = ms[i]->inner_x;
+          p.loads[i].tma_outer_x = ms[i]->outer_x;
+          p.loads[i].tma_batch_x = ms[i]->batch_x;
+          tensor_maps_.push_back(ms[i]->spec);
         }
         p.bar_offset = p.stages * p.stage_bytes;
         if (p.wgmma_async && p.prefetched.empty()) {
@@ -427,6 +436,19 @@ void Emitter::plan_pipelines() {
     }
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes + (p.tma ? 8 * p.stages : 0));
     pipelines_.push_back(std::move(p));
+  }
+  // Clusters: for a kernel of one such pipeline only, so that the cluster
+  // barrier's arrivals pair up (one before its loop, one an iteration, and
+  // the wait after it).
+  if (opt_.cluster_multicast && pipelines_.size() == 1) {
+    Pipeline& p = pipelines_[0];
+    p.cluster_axis = multicast_axis(p);
+    if (p.cluster_axis >= 0)
+      for (StagedLoad& s : p.loads)
+        if (shared_in_cluster(s, p.cluster_axis)) {
+          s.multicast = true;
+          tensor_maps_[static_cast<size_t>(s.tma)].box_rows = s.outer / 2;
+        }
   }
 }
 

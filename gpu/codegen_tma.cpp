@@ -5,14 +5,19 @@
 //   load(base + X_outer[:, None] * S + X_inner[None, :],
 //        (X_outer[:, None] < R) & (X_inner[None, :] < C), 0)
 //
-// (either axis order, any mix of broadcasts, reshapes and sums), where each
-// X is a 1-D index vector X[0] + i, base a pointer parameter, and S, R, C
-// kernel parameters or constants. The TMA unit then copies the box at
+// (either axis order, any mix of broadcasts, reshapes and sums, and
+// products by launch values distributed over sums), where each X is a 1-D
+// index vector X[0] + i, base a pointer parameter, and S, R, C kernel
+// parameters, constants or products of them. One more term B * T with
+// mask B < NB, B an index vector of one element on an axis of extent 1,
+// makes it a 3-D tensor one deep along that axis (p11's batch:
+// (b * N0 + j) * MID + l). The TMA unit then copies the box at
 // (X_inner[0], X_outer[0]) of the tensor [R, C] with row stride S, filling
 // zeros outside it, which is exactly the masked load with zero fill. The
 // match is structural, by register identity: the mask must compare the same
 // index registers the pointer is built from, so a mask that differs from
 // the pointer's coordinates never matches.
+#include <algorithm>
 #include <climits>
 #include <functional>
 #include <optional>
@@ -43,18 +48,10 @@ std::optional<TensorMapSpec::Value> Emitter::launch_value(int r) const {
     for (int64_t e : type(r).shape)
       if (e != 1) return std::nullopt;
     if (in.op == ir::Op::Mul && type(r).dtype == DType::i32) {
-      // c * x or x * c (E1 v2's 2 * N): the launcher multiplies, and
+      // c * x, x * c (E1 v2's 2 * N) or x * y: the launcher multiplies, and
       // refuses a product past i32, where the kernel's wraps.
       std::optional<TensorMapSpec::Value> a = launch_value(in.args[0]), b = launch_value(in.args[1]);
-      if (!a || !b || (a->param >= 0 && b->param >= 0)) return std::nullopt;
-      TensorMapSpec::Value v = a->param >= 0 ? *a : *b;
-      const int64_t c = a->param >= 0 ? b->constant : a->constant;
-      if (c < -(int64_t{1} << 31) || c >= (int64_t{1} << 31)) return std::nullopt;
-      if (v.param >= 0) v.scale *= c;
-      else v.constant *= c;
-      if (v.scale < -(int64_t{1} << 31) || v.scale >= (int64_t{1} << 31) || v.constant < INT32_MIN || v.constant > INT32_MAX)
-        return std::nullopt;
-      return v;
+      return a && b ? launch_product(*a, *b) : std::nullopt;
     }
     // Values of the kernel's i32 index arithmetic only (the launcher reads
     // the parameter as i32).
@@ -68,6 +65,19 @@ std::optional<TensorMapSpec::Value> Emitter::launch_value(int r) const {
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+std::optional<TensorMapSpec::Value> Emitter::launch_product(TensorMapSpec::Value a, TensorMapSpec::Value b) {
+  auto fits = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+  if (a.param < 0) std::swap(a, b);  // a parameter first, if any
+  if (a.param < 0) {
+    a.constant *= b.constant;  // both within i32: no overflow in i64
+    return fits(a.constant) ? std::optional(a) : std::nullopt;
+  }
+  if (b.param >= 0 && (a.param2 >= 0 || b.param2 >= 0)) return std::nullopt;  // at most two parameters
+  if (b.param >= 0) a.param2 = b.param;
+  a.scale *= b.param >= 0 ? b.scale : b.constant;
+  return fits(a.scale) ? std::optional(a) : std::nullopt;
 }
 
 std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
@@ -111,10 +121,13 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   };
   // A 1-D index vector along one tile axis: the register the pointer and
   // the mask must share, and its axis.
+  // One of a single element on an axis of extent 1 (a batch index) has
+  // axis -1.
   auto index_vector = [&](int r, AxisMap map) -> std::optional<std::pair<int, int>> {
     strip(r, map);
     const ir::Shape& sh = type(r).shape;
-    if (sh.size() != 1 || map.size() != 1 || map[0] < 0 || type(r).dtype != DType::i32) return std::nullopt;
+    if (sh.size() != 1 || map.size() != 1 || type(r).dtype != DType::i32) return std::nullopt;
+    if (map[0] < 0) return sh[0] == 1 ? std::optional(std::make_pair(r, -1)) : std::nullopt;
     if (sh[0] != tile[static_cast<size_t>(map[0])]) return std::nullopt;
     return std::make_pair(r, map[0]);
   };
@@ -126,8 +139,11 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   };
   std::vector<Term> terms;
   bool ok = true;
-  // The pointer: one pointer parameter plus index terms X or X * S.
-  std::function<void(int, AxisMap)> pointer_terms = [&](int r, AxisMap map) {
+  // The pointer: one pointer parameter plus index terms X * coef, where
+  // coef is the product of the launch values the term sits under.
+  const TensorMapSpec::Value one{-1, 1};
+  std::function<void(int, AxisMap, TensorMapSpec::Value)> pointer_terms = [&](int r, AxisMap map,
+                                                                               TensorMapSpec::Value coef) {
     strip(r, map);
     if (def_count_[r] != 1 || !def_of_[r]) {
       ok = false;
@@ -135,35 +151,31 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
     }
     const ir::Instr& in = *def_of_[r];
     if (in.op == ir::Op::PtrParam) {
-      if (m.spec.base_param >= 0) ok = false;
+      if (m.spec.base_param >= 0 || coef.param >= 0 || coef.constant != 1) ok = false;
       m.spec.base_param = in.param_index;
-    } else if (in.op == ir::Op::PtrAdd || (in.op == ir::Op::Add && type(r).dtype == DType::i32 && [&] {
-                 int big = 0;
-                 for (int64_t e : type(r).shape) big += e != 1;
-                 return big >= 2;  // a sum of index vectors, not an index vector itself
-               }())) {
-      pointer_terms(in.args[0], map);
-      pointer_terms(in.args[1], map);
-    } else if (in.op == ir::Op::Mul) {
+    } else if (std::optional<std::pair<int, int>> x = index_vector(r, map)) {
+      terms.push_back({x->first, x->second, coef});
+    } else if (in.op == ir::Op::PtrAdd || (in.op == ir::Op::Add && type(r).dtype == DType::i32)) {
+      pointer_terms(in.args[0], map, coef);  // a sum of index terms (the index vectors matched above)
+      pointer_terms(in.args[1], map, coef);
+    } else if (in.op == ir::Op::Mul && type(r).dtype == DType::i32) {
       for (int side = 0; side < 2; ++side) {
         std::optional<TensorMapSpec::Value> v = launch_value(in.args[static_cast<size_t>(side)]);
-        std::optional<std::pair<int, int>> x = v ? index_vector(in.args[static_cast<size_t>(1 - side)], map) : std::nullopt;
-        if (x) {
-          terms.push_back({x->first, x->second, *v});
-          return;
-        }
+        if (v) v = launch_product(coef, *v);
+        if (v) return pointer_terms(in.args[static_cast<size_t>(1 - side)], map, *v);
       }
       ok = false;
-    } else if (std::optional<std::pair<int, int>> x = index_vector(r, map)) {
-      terms.push_back({x->first, x->second, TensorMapSpec::Value{-1, 1}});
     } else {
       ok = false;
     }
   };
   AxisMap identity(tile.size());
   for (size_t i = 0; i < tile.size(); ++i) identity[i] = tile[i] == 1 ? -1 : static_cast<int>(i);
-  pointer_terms(ld.args[0], identity);
-  if (!ok || m.spec.base_param < 0 || terms.size() != 2 || terms[0].axis == terms[1].axis) return std::nullopt;
+  pointer_terms(ld.args[0], identity, one);
+  if (!ok || m.spec.base_param < 0 || terms.size() < 2 || terms.size() > 3) return std::nullopt;
+  for (size_t i = 0; i < terms.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (terms[i].axis == terms[j].axis) return std::nullopt;  // one term an axis, the batch's included
 
   // The mask: a conjunction of X < bound, one per axis, over the same X.
   struct Bound {
@@ -196,13 +208,20 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
     bounds.push_back({x->first, x->second, *v});
   };
   mask_terms(ld.args[1], identity);
-  if (!ok || bounds.size() != 2) return std::nullopt;
+  if (!ok || bounds.size() != terms.size()) return std::nullopt;
 
   for (const Term& t : terms) {
     const Bound* b = nullptr;
     for (const Bound& c : bounds)
       if (c.axis == t.axis) b = &c;
     if (!b || b->x != t.x) return std::nullopt;  // the mask must bound the pointer's own coordinates
+    if (t.axis < 0) {  // the batch: one element, no step to check
+      m.batch_x = t.x;
+      m.spec.batched = true;
+      m.spec.batches = b->bound;
+      m.spec.batch_stride = t.coef;
+      continue;
+    }
     // X[i] = X[0] + i: the box walks the tensor one element at a time.
     if (!unit_step(t.x)) return std::nullopt;
     if (t.axis == s.inner_axis) {
@@ -225,20 +244,88 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   return m;
 }
 
+bool Emitter::depends_on_program_id(int r, int axis) const {
+  std::vector<char> seen(def_of_.size(), 0);
+  std::function<bool(int)> depends = [&](int x) {
+    if (x < 0 || seen[static_cast<size_t>(x)]) return false;
+    seen[static_cast<size_t>(x)] = 1;
+    if (def_count_[x] != 1 || !def_of_[x]) return true;  // defined more than once: assume it does
+    const ir::Instr& in = *def_of_[x];
+    if (in.op == ir::Op::ProgramId) return in.axis == axis;
+    return std::any_of(in.args.begin(), in.args.end(), depends);  // a loop variable: its range's bounds
+  };
+  return depends(r);
+}
+
+bool Emitter::shared_in_cluster(const StagedLoad& s, int axis) const {
+  // Halves of whole 1024-byte swizzle atoms (8 rows of 128 bytes), at the
+  // same box for every program along the axis.
+  return s.tma >= 0 && s.swizzle128 && s.outer % 16 == 0 && !depends_on_program_id(s.tma_inner_x, axis) &&
+         !depends_on_program_id(s.tma_outer_x, axis) && (s.tma_batch_x < 0 || !depends_on_program_id(s.tma_batch_x, axis));
+}
+
+int Emitter::multicast_axis(const Pipeline& p) const {
+  // The form whose cluster barrier codegen_dot.cpp places (the transposed
+  // dot, each group waited for at once), in a loop both programs of a
+  // cluster run with the same trips: at the kernel's top level, its range
+  // the same for them.
+  if (!p.tma || !p.wgmma_transposed || !p.copies_after_dot || opt_.persistent() || !directly_in(k_.body, p.loop))
+    return -1;
+  int best = -1;
+  int64_t best_bytes = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (std::any_of(p.loop->args.begin(), p.loop->args.end(), [&](int a) { return depends_on_program_id(a, axis); }))
+      continue;
+    int64_t bytes = 0;
+    for (const StagedLoad& s : p.loads)
+      if (shared_in_cluster(s, axis)) bytes += s.inner * s.outer * byte_size(type(s.reg).dtype);
+    if (bytes > best_bytes) {
+      best = axis;
+      best_bytes = bytes;
+    }
+  }
+  return best;
+}
+
 void Emitter::issue_tma(const Pipeline& p, const std::string& stage) {
   // One thread arms the stage's barrier with the bytes to come and issues
   // one box per tile; every element outside the tensor (a masked lane)
   // lands as zero. Called under issue_copies' AtIteration and ts_stage.
+  // A multicast tile's two halves land in both programs of a cluster
+  // whichever issued them, so each barrier expects the whole tile.
   uses_tid_ = true;
   open("if (tid == 0)");
   line("uint64_t* const ts_bar = " + barrier_of(p, stage) + ";");
   int64_t bytes = 0;
-  for (const StagedLoad& s : p.loads) bytes += s.inner * s.outer * byte_size(type(s.reg).dtype);
+  for (const StagedLoad& s : p.loads)
+    if (s.tma >= 0) bytes += s.inner * s.outer * byte_size(type(s.reg).dtype);
   line("ts_mbar_expect_tx(ts_bar, " + std::to_string(bytes) + "u);");
   for (const StagedLoad& s : p.loads) {
-    if (opt_.comments) line("// TMA %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", one box");
-    line("ts_tma_load_2d(ts_stage + " + std::to_string(s.offset) + ", &ts_tmap" + std::to_string(s.tma) + ", " +
-         *remat(s.tma_inner_x, {"0"}, 0) + ", " + *remat(s.tma_outer_x, {"0"}, 0) + ", ts_bar);");
+    if (s.tma < 0) continue;
+    if (opt_.comments)
+      line("// TMA %" + std::to_string(s.reg) + ": " + type(s.reg).str() + (s.multicast ? ", two half boxes" : ", one box"));
+    const std::string map = "&ts_tmap" + std::to_string(s.tma), inner = *remat(s.tma_inner_x, {"0"}, 0),
+                      outer = *remat(s.tma_outer_x, {"0"}, 0),
+                      batch = s.tma_batch_x >= 0 ? ", " + *remat(s.tma_batch_x, {"0"}, 0) : "";
+    const std::string fn = s.tma_batch_x >= 0 ? "ts_tma_load_3d" : "ts_tma_load_2d";
+    auto box = [&](const std::string& rows_in, const std::string& suffix, const std::string& mask) {
+      const std::string at = rows_in == "0" ? std::to_string(s.offset)
+                                            : std::to_string(s.offset) + " + (" + rows_in + ") * " +
+                                                  std::to_string(s.inner * byte_size(type(s.reg).dtype));
+      const std::string row = rows_in == "0" ? outer : "(" + outer + ") + (int)(" + rows_in + ")";
+      line(fn + suffix + "(ts_stage + " + at + ", " + map + ", " + inner + ", " + row + batch + ", ts_bar" + mask + ");");
+    };
+    if (!s.multicast) {
+      box("0", "", "");
+      continue;
+    }
+    const std::string half = std::to_string(s.outer / 2);
+    open("if (ts_tma_ok == 2)");  // launched in clusters: this program's half, into both
+    box("ts_cluster_rank() * " + half, "_mc", ", (unsigned short)3");
+    open_else();
+    box("0", "", "");
+    box(half, "", "");
+    close();
   }
   close();
 }

@@ -347,6 +347,41 @@ TS_INLINE void ts_tma_load_2d(void* dst, const ts_tensor_map* map, int c0, int c
       "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(ts_smem_addr(bar))
       : "memory");
 }
+// A 3-D box (c2: the outer axis, one deep) into shared memory at dst.
+TS_INLINE void ts_tma_load_3d(void* dst, const ts_tensor_map* map, int c0, int c1, int c2, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+          ts_smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(ts_smem_addr(bar))
+      : "memory");
+}
+// Clusters (CodegenOptions::cluster_multicast): the box lands at the same
+// offset in the shared memory of every program of the cluster `mask`
+// names, and completes bytes on the barrier at bar's offset in each.
+TS_INLINE void ts_tma_load_2d_mc(void* dst, const ts_tensor_map* map, int c0, int c1, uint64_t* bar, unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
+      "%3}], [%4], %5;" ::"r"(ts_smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(ts_smem_addr(bar)), "h"(mask)
+      : "memory");
+}
+TS_INLINE void ts_tma_load_3d_mc(void* dst, const ts_tensor_map* map, int c0, int c1, int c2, uint64_t* bar,
+                                 unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
+      "%3, %4}], [%5], %6;" ::"r"(ts_smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(ts_smem_addr(bar)), "h"(mask)
+      : "memory");
+}
+TS_INLINE unsigned ts_cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+// The cluster barrier, split: every thread of both programs arrives (its
+// reads of shared memory ordered before) and later waits for all arrivals.
+TS_INLINE void ts_cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
+TS_INLINE void ts_cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 TS_INLINE void ts_fence_operand(float& x) { asm volatile("" : "+f"(x)::"memory"); }
 // Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix
 // l / 8 (16 bytes, 16-byte aligned); word j of the result is lane

@@ -98,7 +98,9 @@ KernelArgs::KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::
         int32_t x = 0;
         std::memcpy(&x, packed(v.param), sizeof x);
         // The product the kernel computes in i32.
-        const __int128 product = static_cast<__int128>(x) * v.scale;
+        int32_t x2 = 1;
+        if (v.param2 >= 0) std::memcpy(&x2, packed(v.param2), sizeof x2);
+        const __int128 product = static_cast<__int128>(x) * x2 * v.scale;
         if (product < INT32_MIN || product > INT32_MAX) wrapped = true;
         return static_cast<int64_t>(product);
       };
@@ -111,6 +113,11 @@ KernelArgs::KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::
       r.box_cols = t.box_cols;
       r.box_rows = t.box_rows;
       r.swizzle128 = t.swizzle128;
+      if (t.batched) {
+        r.batched = true;
+        r.batches = value(t.batches);
+        r.batch_stride = value(t.batch_stride);
+      }
       tma_why_not_ = !encode ? "no TMA encoder for this launch" : wrapped ? "a bound or stride past i32" : tensor_map_unusable(r);
       if (tma_why_not_.empty() && !encode(r, maps_[i].bytes)) tma_why_not_ = "the driver refused the tensor map";
       tma_ok_ = tma_why_not_.empty();
@@ -123,6 +130,19 @@ KernelArgs::KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::
   if (!k.tensor_maps.empty()) ptrs_.push_back(&values_.back());
 }
 
+void KernelArgs::set_clusters(bool on) {
+  clusters_ = on && tma_ok_;
+  if (!maps_.empty()) {
+    const int32_t ok = !tma_ok_ ? 0 : clusters_ ? 2 : 1;
+    std::memcpy(&values_.back(), &ok, sizeof ok);
+  }
+}
+
+bool clusters_fit(const LoweredKernel& k, Grid grid, const KernelArgs& args) {
+  const int64_t along = k.cluster_axis == 0 ? grid.x : k.cluster_axis == 1 ? grid.y : grid.z;
+  return k.cluster_axis >= 0 && args.tma_ok() && along % 2 == 0;
+}
+
 std::string tensor_map_unusable(const TensorMapRequest& r) {
   const int64_t elem = static_cast<int64_t>(byte_size(r.dtype));
   if (r.cols < 1 || r.rows < 1) return "empty tensor";
@@ -131,8 +151,13 @@ std::string tensor_map_unusable(const TensorMapRequest& r) {
   if (r.row_stride % (16 / elem) != 0) return "row stride not a multiple of 16 bytes";
   if (r.row_stride >= (int64_t{1} << 36)) return "row stride too large";
   if (r.box_cols < 1 || r.box_rows < 1 || r.box_cols > 256 || r.box_rows > 256) return "box larger than 256";
+  if (r.batches < 1) return "empty tensor";
+  if (r.batched && r.batch_stride < r.rows * r.row_stride) return "batches overlap (batch stride below rows x row stride)";
+  if (r.batched && r.batch_stride % (16 / elem) != 0) return "batch stride not a multiple of 16 bytes";
+  if (r.batched && r.batch_stride >= (int64_t{1} << 36)) return "batch stride too large";
   // The largest offset the mask admits, computed by the kernel in i32.
-  const __int128 last = static_cast<__int128>(r.rows - 1) * r.row_stride + (r.cols - 1);
+  const __int128 last = static_cast<__int128>(r.batches - 1) * r.batch_stride +
+                        static_cast<__int128>(r.rows - 1) * r.row_stride + (r.cols - 1);
   if (last > INT32_MAX) return "element offsets past i32";
   return "";
 }
@@ -145,11 +170,15 @@ TensorMapEncoder driver_tensor_map_encoder(CudaDriver& d) {
                                      : r.dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                                               : CU_TENSOR_MAP_DATA_TYPE_UINT8;
     if (type == CU_TENSOR_MAP_DATA_TYPE_UINT8) return false;
-    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(r.cols), static_cast<cuuint64_t>(r.rows)};
-    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(r.row_stride) * byte_size(r.dtype)};
-    const cuuint32_t box[2] = {static_cast<cuuint32_t>(r.box_cols), static_cast<cuuint32_t>(r.box_rows)};
-    const cuuint32_t element_strides[2] = {1, 1};
-    return d.tensor_map_encode_tiled(static_cast<CUtensorMap*>(map), type, 2, reinterpret_cast<void*>(r.base), dims,
+    // A batched tensor is 3-D, its box one deep along the batch.
+    const bool batched = r.batched;
+    const cuuint64_t dims[3] = {static_cast<cuuint64_t>(r.cols), static_cast<cuuint64_t>(r.rows),
+                                static_cast<cuuint64_t>(r.batches)};
+    const cuuint64_t strides[2] = {static_cast<cuuint64_t>(r.row_stride) * byte_size(r.dtype),
+                                   static_cast<cuuint64_t>(r.batch_stride) * byte_size(r.dtype)};
+    const cuuint32_t box[3] = {static_cast<cuuint32_t>(r.box_cols), static_cast<cuuint32_t>(r.box_rows), 1};
+    const cuuint32_t element_strides[3] = {1, 1, 1};
+    return d.tensor_map_encode_tiled(static_cast<CUtensorMap*>(map), type, batched ? 3 : 2, reinterpret_cast<void*>(r.base), dims,
                                      strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                      r.swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                                      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
@@ -162,6 +191,28 @@ void launch(CudaDriver& d, const LoadedKernel& k, Grid grid, KernelArgs& args, C
     throw std::invalid_argument("kernel " + lk.name + ": grid (" + std::to_string(grid.x) + ", " +
                                 std::to_string(grid.y) + ", " + std::to_string(grid.z) +
                                 ") cannot be launched (x < 2^31, y and z <= 65535, all >= 1)");
+  if (clusters_fit(lk, grid, args) && d.launch_kernel_ex) {
+    CUlaunchAttribute cluster{};
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = lk.cluster_axis == 0 ? 2 : 1;
+    cluster.value.clusterDim.y = lk.cluster_axis == 1 ? 2 : 1;
+    cluster.value.clusterDim.z = lk.cluster_axis == 2 ? 2 : 1;
+    CUlaunchConfig c{};
+    c.gridDimX = static_cast<unsigned>(grid.x);
+    c.gridDimY = static_cast<unsigned>(grid.y);
+    c.gridDimZ = static_cast<unsigned>(grid.z);
+    c.blockDimX = static_cast<unsigned>(lk.threads);
+    c.blockDimY = c.blockDimZ = 1;
+    c.sharedMemBytes = static_cast<unsigned>(lk.smem_bytes);
+    c.hStream = stream;
+    c.attrs = &cluster;
+    c.numAttrs = 1;
+    args.set_clusters(true);
+    // A device that cannot place the clusters (shared memory, its SMs'
+    // grouping) refuses at once: the kernel then runs without them.
+    if (d.launch_kernel_ex(&c, k.function(), args.pointers(), nullptr) == CUDA_SUCCESS) return;
+  }
+  args.set_clusters(false);
   d.check(d.launch_kernel(k.function(), static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
                           static_cast<unsigned>(grid.z), static_cast<unsigned>(lk.threads), 1, 1,
                           static_cast<unsigned>(lk.smem_bytes), stream, args.pointers(), nullptr),
@@ -197,7 +248,7 @@ float EventTimer::elapsed_ms() {
 // ---- One launch over host buffers ------------------------------------------------------
 
 void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, Grid grid, const std::vector<Arg>& args,
-                   bool* tma_used) {
+                   bool* tma_used, bool* clusters_used) {
   // One device copy per distinct host buffer: a buffer passed twice aliases
   // on the device as it does in the interpreter.
   std::map<Buffer*, DeviceMemory> dev;
@@ -210,6 +261,7 @@ void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, G
   KernelArgs kargs(ir, k.lowered(), args, [&](Buffer* b) { return dev.at(b).ptr(); }, driver_tensor_map_encoder(d));
   if (tma_used) *tma_used = kargs.tma_ok();
   launch(d, k, grid, kargs);
+  if (clusters_used) *clusters_used = kargs.clusters();
   synchronize(d, k.lowered().name);
   for (auto& [b, mem] : dev) mem.download(b->data(), b->size_bytes());
 }

@@ -65,6 +65,9 @@ struct TensorMapRequest {
   int64_t cols = 0, rows = 0, row_stride = 0;  // elements
   int64_t box_cols = 0, box_rows = 0;
   bool swizzle128 = false;
+  // A batched tensor (TensorMapSpec::batched): 3-D, one batch a box.
+  bool batched = false;
+  int64_t batches = 1, batch_stride = 0;
 };
 // Why the TMA unit's copies of this tensor would not be the kernel's
 // masked loads, or could not be made, or "" when they can: the base and
@@ -97,6 +100,10 @@ class KernelArgs {
   void** pointers() { return ptrs_.data(); }
   // Whether the kernel's tensor maps were all encoded (ts_tma_ok), and why not.
   bool tma_ok() const { return tma_ok_; }
+  // With tensor maps: tells the kernel whether it runs in clusters of two
+  // (ts_tma_ok 2; LoweredKernel::cluster_axis), which launch() decides.
+  void set_clusters(bool on);
+  bool clusters() const { return clusters_; }
   const std::string& tma_why_not() const { return tma_why_not_; }
 
  private:
@@ -105,11 +112,15 @@ class KernelArgs {
   };
   std::vector<uint64_t> values_;  // 8 bytes each, enough for any parameter
   std::vector<MapBytes> maps_;
-  bool tma_ok_ = false;
+  bool tma_ok_ = false, clusters_ = false;
   std::string tma_why_not_;
   std::vector<void*> ptrs_;
 };
 
+// Whether launch() runs kernel k over `grid` in clusters of two: k shares
+// tiles in them (LoweredKernel::cluster_axis), its tensor maps were encoded,
+// and the grid's axis is even (a cluster never lacks its second program).
+bool clusters_fit(const LoweredKernel& k, Grid grid, const KernelArgs& args);
 // Launches on `stream` (0: the legacy default stream); no synchronization.
 // Throws CudaError naming the kernel, or std::invalid_argument for a grid
 // the device cannot launch.
@@ -138,8 +149,8 @@ class EventTimer {
 // `grid`, and every buffer is copied back into the host buffer it came
 // from. Throws CudaError (a faulting kernel: the context is then lost).
 // `tma_used`, when given, says whether the kernel's tensor maps were all
-// encoded (KernelArgs::tma_ok).
+// encoded (KernelArgs::tma_ok); `clusters_used` whether it ran in clusters.
 void run_on_device(CudaDriver& d, const LoadedKernel& k, const ir::Kernel& ir, Grid grid, const std::vector<Arg>& args,
-                   bool* tma_used = nullptr);
+                   bool* tma_used = nullptr, bool* clusters_used = nullptr);
 
 }  // namespace tl::gpu

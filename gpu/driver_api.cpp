@@ -91,6 +91,7 @@ CudaDriver::CudaDriver(int ordinal) {
   resolve(lib_, event_elapsed_time, "cuEventElapsedTime_v2", "cuEventElapsedTime");
   // Optional: a driver without it runs every kernel without TMA.
   tensor_map_encode_tiled = reinterpret_cast<decltype(tensor_map_encode_tiled)>(dlsym(lib_, "cuTensorMapEncodeTiled"));
+  launch_kernel_ex = reinterpret_cast<decltype(launch_kernel_ex)>(dlsym(lib_, "cuLaunchKernelEx"));
 
   CUresult r = init(0);
   if (r == CUDA_ERROR_NO_DEVICE || r == CUDA_ERROR_STUB_LIBRARY || r == CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER ||

@@ -179,6 +179,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   r.config.tma = !lowered.tensor_maps.empty() && kargs[0].tma_ok();
   r.config.dot_pairs = lowered.wgmma_dot_pairs;
   launch(d, k, grid, kargs[0]);
+  r.config.clusters = kargs[0].clusters();
   synchronize(d, lowered.name);
   output.download(host.output.data(), host.output.size_bytes());
   for (size_t j = 0; j < extra_outputs.size(); ++j)
@@ -303,14 +304,16 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     for (int persistent : many && !dots ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       // wgmma: 1 groups left in flight, 2 each waited for at once; 3 and 4
       // the same with TMA copies (where no tile qualifies, the kernel is 1's
-      // or 2's again and is skipped).
-      for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2, 3, 4} : std::vector<int>{0})
+      // or 2's again and is skipped); 5 is 3 with clusters sharing tiles by
+      // TMA multicast (p11's C^T form; elsewhere 3's kernel, skipped).
+      for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2, 3, 4, 5} : std::vector<int>{0})
       for (int s : stages)
         for (int w : warps) {
           BenchOptions o = opt;
           o.codegen.wgmma = wg > 0;
-          o.codegen.wgmma_in_flight = wg == 1 || wg == 3;
+          o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5;
           o.codegen.tma = wg >= 3;
+          o.codegen.cluster_multicast = wg == 5;
           o.measure_compile = false;
           // Enough runs to rank the variants; the winner runs again in full.
           o.runs = std::min(opt.runs, 30);
@@ -375,6 +378,7 @@ std::string BenchConfig::str() const {
   if (interleave > 1) s += ", " + std::to_string(interleave) + " programs a trip";
   if (wgmma) s += wgmma_in_flight ? ", wgmma" : ", wgmma (groups waited for at once)";
   if (tma) s += ", TMA";
+  if (clusters) s += ", clusters of 2";
   if (dot_pairs) s += ", " + std::to_string(dot_pairs) + (dot_pairs == 1 ? " pair" : " pairs") + " of dots as one wgmma";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
@@ -393,6 +397,12 @@ std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, con
     } else {
       try {
         if (opt.tune_warps.empty()) {
+          if (opt.block_variant > 0) {
+            if (static_cast<size_t>(opt.block_variant) > c.block_variants.size())
+              throw std::invalid_argument("case " + c.name + " has " + std::to_string(c.block_variants.size()) +
+                                          " other block sizes, not " + std::to_string(opt.block_variant));
+            r.bench.set.blocks = c.block_variants[static_cast<size_t>(opt.block_variant - 1)];
+          }
           run_case(d, ceil, opt, r);
         } else {
           tune_case(d, ceil, opt, c, r);
@@ -476,7 +486,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"dot_pairs", b.dot_pairs},
+                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"dot_pairs", b.dot_pairs},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

@@ -45,6 +45,9 @@ struct BenchOptions {
   // rotating the inputs among copies: every run starts from the same cache
   // state as the Triton column's runs do.
   bool flush_l2 = false;
+  // Without the tuner: each case's block_variants[block_variant - 1]
+  // instead of its own blocks (0: its own); a case with fewer is an error.
+  int block_variant = 0;
 };
 
 // One configuration the tuner tried: what the timing was taken with.
@@ -56,6 +59,7 @@ struct BenchConfig {
   bool wgmma = false;           // CodegenOptions::wgmma
   bool wgmma_in_flight = true;  // CodegenOptions::wgmma_in_flight (matters at 3 or 4 stages)
   bool tma = false;             // the staged tiles came by TMA (CodegenOptions::tma, and the launch could describe them)
+  bool clusters = false;        // in clusters of two sharing a tile by TMA multicast (CodegenOptions::cluster_multicast)
   int dot_pairs = 0;            // pairs of dots run as one wgmma (CodegenOptions::wgmma_pair_dots)
   int64_t launch_blocks = 0;    // blocks launched (the logical grid's count unless persistent)
   std::string blocks;           // the block sizes, "BM=64, BN=64, ..."

@@ -76,6 +76,24 @@ inline tl::gpu::BenchCase p11_at(int64_t b0, int64_t b1, int64_t bk) {
   return {};
 }
 
+// p11 at the given blocks and sizes (the batch term too: N2 > 1).
+inline tl::gpu::BenchCase p11_sized(int64_t b0, int64_t b1, int64_t bk, int64_t n0, int64_t n1, int64_t n2, int64_t mid) {
+  tl::gpu::BenchCase c = p11_at(b0, b1, bk);
+  c.set.sizes = {{"N0", n0}, {"N1", n1}, {"N2", n2}, {"MID", mid}};
+  return c;
+}
+
+// p11's forms with TMA and clusters (CodegenOptions::cluster_multicast):
+// blocks B0, B1, BK, warps, stages, sizes N0, N1, N2, MID. Tails on every
+// axis; MID = 72 has rows the TMA unit can stride, MID = 70 does not (the
+// kernel's cp.async copies); N1 = 150 at B1 = 64 gives an odd grid axis
+// (no clusters: one thread issues both halves of the x tile).
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t, int64_t, int64_t, int64_t>>
+    p11_cluster_forms = {{256, 128, 32, 8, 3, 300, 200, 2, 72},
+                         {128, 128, 32, 8, 0, 130, 150, 1, 72},
+                         {128, 64, 32, 4, 4, 130, 150, 2, 72},
+                         {256, 128, 32, 8, 3, 300, 200, 1, 70}};
+
 // The transposed wgmma's forms the tests run: blocks B0, B1, BK, warps,
 // stages (0: the code generator's choice). Swizzled rows (BK = 32) and core
 // matrices (BK = 16); C^T's accumulator 256, 128 and 64 wide; one and two

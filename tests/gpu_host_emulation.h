@@ -134,23 +134,59 @@ inline EmuStacks emu_stacks;
 struct EmuFiber {
   EmuContext ctx;
   bool done = false;
-  bool parked = false;  // waits at a barrier not yet released
+  bool parked = false;          // waits at a barrier not yet released
+  unsigned cluster_phase = 0;   // the cluster barrier's phase it last arrived in
 };
-// One block's fibers and its barrier: `arrived` of the `alive` fibers wait
-// at the current __syncthreads (parked). Fibers run in a fixed cycle and
-// hand over to the next one not parked: with barriers alone that one has
-// not yet reached the barrier the handing one waits at (it waits at the
-// previous one, released, or has not started); a fiber spinning on an
-// mbarrier (TMA) also hands over, and must not wake a parked one.
+// One block's fibers and its barrier, or a cluster's (CodegenOptions::
+// cluster_multicast: two blocks, fiber f is thread f % threads of block
+// f / threads): `arrived` of a block's `alive` fibers wait at its current
+// __syncthreads (parked). Fibers run in a fixed cycle and hand over to the
+// next one not parked: with barriers alone that one has not yet reached
+// the barrier the handing one waits at (it waits at the previous one,
+// released, or has not started); a fiber spinning on an mbarrier (TMA) or
+// the cluster barrier also hands over, and must not wake a parked one.
+// ts_smem holds the shared memory of the block whose fiber runs; the other
+// block's waits in `parked_smem` until one of its fibers runs again.
 struct EmuBlock {
-  int n = 0, alive = 0, arrived = 0, current = 0;
+  int n = 0, threads = 0, blocks = 1, current = 0, alive_total = 0;
+  int alive[2] = {0, 0}, arrived[2] = {0, 0};
   std::vector<EmuFiber> fibers;
   EmuContext runner;  // the OS thread's own stack, back to when all are done
   void (*body)(void**) = nullptr;
   void** args = nullptr;
-  int any = 0;  // for __syncthreads_or
+  int any[2] = {0, 0};  // for __syncthreads_or
+  EmuDim3 ids[2];       // each block's blockIdx
+  int resident = 0;     // the block whose shared memory ts_smem holds
+  size_t smem_bytes = 0;
+  std::vector<unsigned char> parked_smem[2];
+  int cluster_arrived = 0;
+  unsigned cluster_phase = 0;
+  int rank(int fiber) const { return fiber / threads; }
 };
 inline thread_local EmuBlock* emu_block = nullptr;
+
+// The block's dynamic shared memory (one block at a time holds it).
+alignas(16) unsigned char ts_smem[232448];
+
+// Fiber f's thread and block, its block's shared memory in ts_smem.
+inline void emu_enter(EmuBlock& b, int f) {
+  const int r = b.rank(f);
+  threadIdx = {static_cast<unsigned>(f % b.threads), 0, 0};
+  blockIdx = b.ids[r];
+  if (r == b.resident) return;
+  std::memcpy(b.parked_smem[b.resident].data(), ts_smem, b.smem_bytes);
+  std::memcpy(ts_smem, b.parked_smem[r].data(), b.smem_bytes);
+  b.resident = r;
+}
+// Block `rank`'s shared memory wherever it is now (multicast copies land
+// in both blocks').
+inline unsigned char* emu_smem_of(int rank) {
+  EmuBlock& b = *emu_block;
+  return rank == b.resident ? ts_smem : b.parked_smem[rank].data();
+}
+// This fiber's index in the block (cluster): the slot of the arrays below
+// through which a warp's lanes exchange values.
+inline unsigned emu_slot() { return static_cast<unsigned>(emu_block->current); }
 
 // Hands the OS thread from fiber `from` to the next one in the cycle that
 // has not finished and is not parked, or back to the runner when every
@@ -161,74 +197,110 @@ inline void emu_hand_over(EmuBlock& b, int from) {
     if (b.fibers[next].done || b.fibers[next].parked) continue;
     if (next == from) return;  // the only one that can run: it goes on
     b.current = next;
-    threadIdx = {static_cast<unsigned>(next), 0, 0};
+    emu_enter(b, next);
     emu_context_switch(b.fibers[from].ctx, b.fibers[next].ctx);
-    b.current = from;  // resumed
-    threadIdx = {static_cast<unsigned>(from), 0, 0};
+    b.current = from;  // resumed; whoever switched here made our block resident
+    emu_enter(b, from);
     return;
   }
-  if (b.alive > 0) {
+  if (b.alive_total > 0) {
     std::fprintf(stderr, "emulation: every thread of the block waits (a barrier or an mbarrier that never completes)\n");
     std::abort();
   }
   emu_context_switch(b.fibers[from].ctx, b.runner);  // every fiber has finished
 }
 
-inline void emu_release(EmuBlock& b) {
-  b.arrived = 0;
-  for (EmuFiber& f : b.fibers) f.parked = false;
+inline void emu_release(EmuBlock& b, int rank) {
+  b.arrived[rank] = 0;
+  for (int f = rank * b.threads; f < (rank + 1) * b.threads; ++f) b.fibers[static_cast<size_t>(f)].parked = false;
 }
 
 inline void __syncthreads() {
   EmuBlock& b = *emu_block;
-  if (++b.arrived == b.alive) {  // the last to arrive releases the others and goes on
-    emu_release(b);
+  const int r = b.rank(b.current);
+  if (++b.arrived[r] == b.alive[r]) {  // the last to arrive releases the others and goes on
+    emu_release(b, r);
     return;
   }
   b.fibers[static_cast<size_t>(b.current)].parked = true;
   emu_hand_over(b, b.current);
 }
 
+// The cluster barrier (barrier.cluster.arrive / wait): a phase completes
+// when every fiber of the cluster not finished has arrived in it.
+inline void emu_cluster_complete(EmuBlock& b) {
+  b.cluster_arrived = 0;
+  ++b.cluster_phase;
+}
+inline void ts_cluster_arrive() {
+  EmuBlock& b = *emu_block;
+  b.fibers[static_cast<size_t>(b.current)].cluster_phase = b.cluster_phase;
+  if (++b.cluster_arrived == b.alive_total) emu_cluster_complete(b);
+}
+inline void ts_cluster_wait() {
+  EmuBlock& b = *emu_block;
+  for (long spins = 0; b.cluster_phase == b.fibers[static_cast<size_t>(b.current)].cluster_phase; ++spins) {
+    if (spins > 1000000) {
+      std::fprintf(stderr, "emulation: a cluster barrier wait never completes\n");
+      std::abort();
+    }
+    emu_hand_over(b, b.current);
+  }
+}
+inline unsigned ts_cluster_rank() { return static_cast<unsigned>(emu_block->rank(emu_block->current)); }
+
 inline void emu_fiber_entry() {
   EmuBlock& b = *emu_block;
-  const int me = b.current;
+  const int me = b.current, r = b.rank(me);
   b.body(b.args);
   b.fibers[me].done = true;
   // A finished thread no longer counts at barriers: if the others all wait, they go on.
-  if (--b.alive > 0 && b.arrived == b.alive) emu_release(b);
+  --b.alive_total;
+  if (--b.alive[r] > 0 && b.arrived[r] == b.alive[r]) emu_release(b, r);
+  if (b.alive_total > 0 && b.cluster_arrived == b.alive_total) emu_cluster_complete(b);
   emu_hand_over(b, me);
   std::abort();  // unreachable: a finished fiber is never resumed
 }
 
-// Runs one block of `n` threads: `body(args)` once per thread, as fibers.
-inline void emu_run_block(void (*body)(void**), void** args, const unsigned* block_and_grid, int n) {
+// Runs one block of `n` threads: `body(args)` once per thread, as fibers;
+// with cluster_axis 0, 1 or 2, a cluster of two: the block at
+// block_and_grid's ids and the next one along that axis, their first
+// smem_bytes of shared memory each their own.
+inline void emu_run_block(void (*body)(void**), void** args, const unsigned* block_and_grid, int n, int cluster_axis = -1,
+                          size_t smem_bytes = 0) {
   EmuBlock b;
-  b.n = b.alive = n;
-  b.fibers.resize(static_cast<size_t>(n));
+  b.threads = n;
+  b.blocks = cluster_axis >= 0 ? 2 : 1;
+  b.n = b.alive_total = n * b.blocks;
+  b.fibers.resize(static_cast<size_t>(b.n));
   b.body = body;
   b.args = args;
-  blockIdx = {block_and_grid[0], block_and_grid[1], block_and_grid[2]};
+  for (int r = 0; r < b.blocks; ++r) {
+    b.alive[r] = n;
+    b.ids[r] = {block_and_grid[0] + (cluster_axis == 0 ? r : 0), block_and_grid[1] + (cluster_axis == 1 ? r : 0),
+                block_and_grid[2] + (cluster_axis == 2 ? r : 0)};
+    if (b.blocks > 1) b.parked_smem[r].assign(smem_bytes, 0);
+  }
+  b.smem_bytes = smem_bytes;
   gridDim = {block_and_grid[3], block_and_grid[4], block_and_grid[5]};
-  for (int t = 0; t < n; ++t)  // above each stack's guard page
+  for (int t = 0; t < b.n; ++t)  // above each stack's guard page
     emu_context_make(b.fibers[static_cast<size_t>(t)].ctx, emu_stacks.get(static_cast<size_t>(t)) + 4096,
                      kEmuStackBytes - 4096, emu_fiber_entry);
   emu_block = &b;
   b.current = 0;
-  threadIdx = {0, 0, 0};
+  emu_enter(b, 0);
   emu_context_switch(b.runner, b.fibers[0].ctx);
   emu_block = nullptr;
 }
 
-// The block's dynamic shared memory (blocks run one at a time).
-alignas(16) unsigned char ts_smem[232448];
-
 inline int __syncthreads_or(int p) {
+  int& any = emu_block->any[emu_block->rank(emu_block->current)];
   __syncthreads();
-  if (p) emu_block->any = 1;
+  if (p) any = 1;
   __syncthreads();
-  int r = emu_block->any;
+  int r = any;
   __syncthreads();
-  if (threadIdx.x == 0) emu_block->any = 0;
+  if (threadIdx.x == 0) any = 0;
   __syncthreads();
   return r;
 }
@@ -236,13 +308,13 @@ inline int __syncthreads_or(int p) {
 // A warp shuffle: every thread of the block calls it together (the
 // generated code only shuffles outside thread-dependent branches), so a
 // block-wide exchange through this array with barriers around it serves.
-inline uint64_t emu_shfl_slots[1024];
+inline uint64_t emu_shfl_slots[2048];
 template <class T>
 T __shfl_xor_sync(unsigned, T v, int offset) {
   static_assert(sizeof(T) <= 8);
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof(T));
-  const unsigned t = threadIdx.x;
+  const unsigned t = emu_slot();
   emu_shfl_slots[t] = bits;
   __syncthreads();
   bits = emu_shfl_slots[(t & ~31u) | ((t & 31u) ^ static_cast<unsigned>(offset))];
@@ -259,12 +331,12 @@ T __shfl_xor_sync(unsigned, T v, int offset) {
 struct EmuMmaLane {
   uint32_t a[4], b[2];
 };
-inline EmuMmaLane emu_mma_slots[1024];
+inline EmuMmaLane emu_mma_slots[2048];
 // `value(word, half)` turns one 32-bit fragment word into the value at
 // position `half` (0 or 1) of it; `kstep` is 8 (tf32) or 16 (f16, bf16).
 template <class Value>
 void emu_mma(float* d, const uint32_t* a, const uint32_t* b, unsigned kstep, Value value) {
-  const unsigned t = threadIdx.x, warp = t & ~31u, lane = t & 31u;
+  const unsigned t = emu_slot(), warp = t & ~31u, lane = t & 31u;
   for (int i = 0; i < 4; ++i) emu_mma_slots[t].a[i] = a[i];
   for (int i = 0; i < 2; ++i) emu_mma_slots[t].b[i] = b[i];
   __syncthreads();
@@ -375,23 +447,47 @@ inline void ts_mbar_wait(uint64_t* bar, unsigned parity) {
     emu_hand_over(*emu_block, emu_block->current);
   }
 }
-inline void ts_tma_load_2d(void* dst, const void* map, int c0, int c1, uint64_t* bar) {
+// One box of the tensor `map` describes (words: base, cols, rows, row
+// stride in bytes, box cols and rows, element bytes, 128-byte swizzle,
+// batches, batch stride in bytes: 0 for a 2-D map) at ts_smem offset
+// `start` of `smem`, its bytes completing on the barrier at offset `bar`.
+inline void emu_tma_box(unsigned char* smem, int64_t start, const void* map, int c0, int c1, int c2, int64_t bar) {
   const unsigned long long* w = static_cast<const unsigned long long*>(map);
   const unsigned char* base = reinterpret_cast<const unsigned char*>(w[0]);
   const int64_t cols = static_cast<int64_t>(w[1]), rows = static_cast<int64_t>(w[2]), stride = static_cast<int64_t>(w[3]);
   const int64_t box_cols = static_cast<int64_t>(w[4]), box_rows = static_cast<int64_t>(w[5]);
   const int64_t elem = static_cast<int64_t>(w[6]);
   const bool swizzle = w[7] != 0;
-  const int64_t start = static_cast<unsigned char*>(dst) - ts_smem;
+  const int64_t batches = w[9] ? static_cast<int64_t>(w[8]) : 1, batch_stride = static_cast<int64_t>(w[9]);
+  const bool batch_in = c2 >= 0 && c2 < batches;
   for (int64_t r = 0; r < box_rows; ++r)
     for (int64_t c = 0; c < box_cols; ++c) {
       int64_t at = start + (r * box_cols + c) * elem;
       if (swizzle) at ^= ((at >> 7) & 7) << 4;
       const int64_t x = int64_t{c0} + c, y = int64_t{c1} + r;
-      if (x >= 0 && x < cols && y >= 0 && y < rows) std::memcpy(ts_smem + at, base + y * stride + x * elem, static_cast<size_t>(elem));
-      else std::memset(ts_smem + at, 0, static_cast<size_t>(elem));
+      if (batch_in && x >= 0 && x < cols && y >= 0 && y < rows)
+        std::memcpy(smem + at, base + c2 * batch_stride + y * stride + x * elem, static_cast<size_t>(elem));
+      else
+        std::memset(smem + at, 0, static_cast<size_t>(elem));
     }
-  emu_mbar_update(bar, 0, -static_cast<int32_t>(box_cols * box_rows * elem));
+  emu_mbar_update(reinterpret_cast<uint64_t*>(smem + bar), 0, -static_cast<int32_t>(box_cols * box_rows * elem));
+}
+inline void ts_tma_load_2d(void* dst, const void* map, int c0, int c1, uint64_t* bar) {
+  emu_tma_box(ts_smem, static_cast<unsigned char*>(dst) - ts_smem, map, c0, c1, 0,
+              reinterpret_cast<unsigned char*>(bar) - ts_smem);
+}
+inline void ts_tma_load_3d(void* dst, const void* map, int c0, int c1, int c2, uint64_t* bar) {
+  emu_tma_box(ts_smem, static_cast<unsigned char*>(dst) - ts_smem, map, c0, c1, c2,
+              reinterpret_cast<unsigned char*>(bar) - ts_smem);
+}
+// Multicast: the same box at the same offsets in every block of the mask.
+inline void ts_tma_load_3d_mc(void* dst, const void* map, int c0, int c1, int c2, uint64_t* bar, unsigned short mask) {
+  const int64_t at = static_cast<unsigned char*>(dst) - ts_smem, b = reinterpret_cast<unsigned char*>(bar) - ts_smem;
+  for (int r = 0; r < emu_block->blocks; ++r)
+    if (mask >> r & 1) emu_tma_box(emu_smem_of(r), at, map, c0, c1, c2, b);
+}
+inline void ts_tma_load_2d_mc(void* dst, const void* map, int c0, int c1, uint64_t* bar, unsigned short mask) {
+  ts_tma_load_3d_mc(dst, map, c0, c1, 0, bar, mask);
 }
 inline void ts_fence_operand(float&) {}
 // Element (row, k) of a K-major tf32 operand. Without swizzle: core
@@ -427,9 +523,9 @@ inline void emu_wgmma_tf32(float* d, uint64_t da, uint64_t db, int n) {
 // g, g + 8, g, g + 8 and columns q, q, q + 4, q + 4 of its warp's 16 rows),
 // then reads the rows its accumulator needs from the threads of its
 // warpgroup; called by every thread of the block together.
-inline uint32_t emu_wgmma_a[1024][4];
+inline uint32_t emu_wgmma_a[2048][4];
 inline void emu_wgmma_tf32_rs(float* d, const uint32_t* a, uint64_t db, int n) {
-  const unsigned t = threadIdx.x, group = t / 128 * 128, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;
+  const unsigned t = emu_slot(), group = t / 128 * 128, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;
   for (int i = 0; i < 4; ++i) emu_wgmma_a[t][i] = a[i];
   __syncthreads();
   auto a_at = [&](unsigned row, unsigned k) {
@@ -449,10 +545,10 @@ inline void emu_wgmma_tf32_rs(float* d, const uint32_t* a, uint64_t db, int n) {
 // ldmatrix: every lane posts its row address, then takes its words from
 // the rows of the 8 x 8 matrices of its warp (the prelude's comment gives
 // the layout); like the MMAs, called by every thread of the block together.
-inline const void* emu_ldsm_rows[1024];
+inline const void* emu_ldsm_rows[2048];
 template <int N, bool Trans>
 void emu_ldsm(uint32_t* r, const void* p) {
-  const unsigned t = threadIdx.x, warp = t & ~31u, lane = t & 31u, g = lane / 4, q = lane % 4;
+  const unsigned t = emu_slot(), warp = t & ~31u, lane = t & 31u, g = lane / 4, q = lane % 4;
   emu_ldsm_rows[t] = p;
   __syncthreads();
   for (int j = 0; j < N; ++j) {

@@ -86,7 +86,9 @@ class HostKernel {
                                           static_cast<unsigned long long>(r.box_cols),
                                           static_cast<unsigned long long>(r.box_rows),
                                           static_cast<unsigned long long>(tl::byte_size(r.dtype)),
-                                          r.swizzle128 ? 1ull : 0ull};
+                                          r.swizzle128 ? 1ull : 0ull,
+                                          static_cast<unsigned long long>(r.batches),
+                                          r.batched ? static_cast<unsigned long long>(r.batch_stride * tl::byte_size(r.dtype)) : 0ull};
     std::memcpy(map, words, sizeof words);
     return true;
   }
@@ -95,19 +97,27 @@ class HostKernel {
     tl::gpu::KernelArgs packed(ir_, k_, args, [](tl::Buffer* b) { return reinterpret_cast<CUdeviceptr>(b->data()); },
                                tma_ ? tl::gpu::TensorMapEncoder(encode_tensor_map) : tl::gpu::TensorMapEncoder{});
     tma_used_ = packed.tma_ok();
+    // Clusters of two where the device launcher would form them.
+    clusters_used_ = clusters_ && tl::gpu::clusters_fit(k_, grid, packed);
+    packed.set_clusters(clusters_used_);
+    const int axis = clusters_used_ ? k_.cluster_axis : -1;
     void** a = packed.pointers();
-    for (int64_t z = 0; z < grid.z; ++z)
-      for (int64_t y = 0; y < grid.y; ++y)
-        for (int64_t x = 0; x < grid.x; ++x) {
+    for (int64_t z = 0; z < grid.z; z += axis == 2 ? 2 : 1)
+      for (int64_t y = 0; y < grid.y; y += axis == 1 ? 2 : 1)
+        for (int64_t x = 0; x < grid.x; x += axis == 0 ? 2 : 1) {
           const unsigned ids[6] = {static_cast<unsigned>(x),      static_cast<unsigned>(y),
                                    static_cast<unsigned>(z),      static_cast<unsigned>(grid.x),
                                    static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z)};
-          run_block_(a, ids, k_.threads);
+          run_block_(a, ids, k_.threads, axis, static_cast<size_t>(k_.smem_bytes));
         }
   }
+  // Off: kernels that share tiles in clusters run one block at a time.
+  void set_clusters(bool on) { clusters_ = on; }
+  // Whether the last launch ran in clusters of two (ts_tma_ok 2).
+  bool clusters_used() const { return clusters_used_; }
 
  private:
-  using RunBlockFn = void (*)(void**, const unsigned*, int);
+  using RunBlockFn = void (*)(void**, const unsigned*, int, int, size_t);
 
   static std::string read(const std::filesystem::path& f) {
     std::ifstream in(f, std::ios::binary);
@@ -189,8 +199,9 @@ class HostKernel {
     call += ");";
     return "\nstatic void emu_kernel_body(void** a) {\n  " + call +
            "\n}\n"
-           "extern \"C\" void emu_run(void** a, const unsigned* block_and_grid, int threads) {\n"
-           "  emu_run_block(emu_kernel_body, a, block_and_grid, threads);\n}\n";
+           "extern \"C\" void emu_run(void** a, const unsigned* block_and_grid, int threads, int cluster_axis, "
+           "size_t smem_bytes) {\n"
+           "  emu_run_block(emu_kernel_body, a, block_and_grid, threads, cluster_axis, smem_bytes);\n}\n";
   }
 
   const tl::ir::Kernel& ir_;
@@ -199,7 +210,7 @@ class HostKernel {
   std::vector<std::filesystem::path> files_;
   void* handle_ = nullptr;
   RunBlockFn run_block_ = nullptr;
-  bool tma_ = true, tma_used_ = false;
+  bool tma_ = true, tma_used_ = false, clusters_ = true, clusters_used_ = false;
 };
 
 }  // namespace gpu_host

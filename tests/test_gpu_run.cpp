@@ -249,6 +249,33 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
   }
 }
 
+// Clusters of two sharing p11's x tile by TMA multicast on the hardware,
+// at the forms the emulated test runs (tails, an odd grid axis, rows the
+// TMA unit cannot stride); compute-sanitizer memcheck runs this test too.
+TEST_CASE("GPU: clusters sharing p11's x tile by TMA multicast compute what the interpreter computes", "[gpu][run]") {
+  GPU_OR_SKIP(d);
+  if (d->device().arch() != "sm_90a") {
+    WARN("[SKIP] TMA multicast with wgmma needs sm_90a, this GPU is " << d->device().arch());
+    return;
+  }
+  for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_cluster_forms) {
+    const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
+    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    cg.num_stages = stages;
+    cg.wgmma = cg.tma = cg.cluster_multicast = true;
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
+      REQUIRE(lowered.cluster_axis == 1);
+      bool tma_used = false, clusters_used = false;
+      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used, &clusters_used);
+      CHECK(tma_used == (mid % 4 == 0));
+      CHECK(clusters_used == (mid % 4 == 0 && grid.y % 2 == 0));
+    });
+  }
+}
+
 TEST_CASE("child: a faulting launch in a forked process is reported", "[.][gpu][gpu_fault_child]") {
   static const tl::KernelDef wild("wild_load", +[](tl::Ptr x, tl::Ptr z) {
     tl::store(z + tl::arange(0, 32), tl::load(x + (int64_t{1} << 40) + tl::arange(0, 32)));

@@ -175,4 +175,76 @@ TEST_CASE("emulated: TMA copies compute what the interpreter computes", "[gpu][e
   }
 }
 
+namespace {
+
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+tl::gpu::CodegenOptions cluster_options(int warps, int stages) {
+  tl::gpu::CodegenOptions cg = tma_options(warps, stages);
+  cg.cluster_multicast = true;
+  return cg;
+}
+
+}  // namespace
+
+TEST_CASE("TMA: p11's batched x tile is a 3-D tensor, shared by clusters along program_id(1)", "[gpu][codegen]") {
+  const tl::gpu::BenchCase c = dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72);
+  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+  auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+  // (x, y, z, N0, N1, N2, MID | B0, B1, B2, B_MID): x[N2][N0][MID] read at
+  // (b * N0 + j) * MID + l, masked by b < N2, j < N0, l < MID.
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cluster_options(8, 3));
+  REQUIRE(k.tensor_maps.size() == 1);  // y, read into registers, keeps its cp.async copies
+  const tl::gpu::TensorMapSpec& x = k.tensor_maps[0];
+  CHECK(x.base_param == 0);
+  CHECK(x.cols.param == 6);
+  CHECK(x.rows.param == 3);
+  CHECK(x.row_stride.param == 6);
+  CHECK(x.batched);
+  CHECK(x.batches.param == 5);
+  CHECK(((x.batch_stride.param == 3 && x.batch_stride.param2 == 6) || (x.batch_stride.param == 6 && x.batch_stride.param2 == 3)));
+  CHECK(x.batch_stride.scale == 1);
+  // x does not depend on program_id(1): neighbours along it share it, each
+  // bringing one half (128 of its 256 rows) to both.
+  CHECK(k.cluster_axis == 1);
+  CHECK(x.box_rows == 128);
+  CHECK(x.box_cols == 32);
+  CHECK(has(k.source, "ts_tma_load_3d_mc("));
+  // The cluster barrier: arrive, wait and arrive before the loop (the
+  // barriers' initialization, then the first iteration's pairing), a wait
+  // before each iteration's copies and an arrival after its wgmma wait, a
+  // wait after the loop.
+  CHECK(count(k.source, "ts_cluster_arrive();") == 3);
+  CHECK(count(k.source, "ts_cluster_wait();") == 3);
+  const size_t copies = k.source.find("if (ts_tma_ok == 2) ts_cluster_wait();");
+  const size_t arrive = k.source.find("if (ts_tma_ok == 2) ts_cluster_arrive();");
+  REQUIRE(copies != std::string::npos);
+  REQUIRE(arrive != std::string::npos);
+  CHECK(copies < k.source.find("ts_wgmma_wait0();", copies));
+  CHECK(k.source.find("ts_wgmma_wait0();", copies) < arrive);
+  // Without the option, or with x's rows depending on program_id(1) too
+  // (no axis whose neighbours copy the same box), no clusters.
+  CHECK(tl::gpu::lower(*ir, tma_options(8, 3)).cluster_axis == -1);
+  CHECK_FALSE(has(tl::gpu::lower(*ir, tma_options(8, 3)).source, "ts_cluster_arrive();\n  "));
+}
+
+TEST_CASE("emulated: clusters sharing p11's x tile by TMA multicast compute what the interpreter computes", "[gpu][emulated]") {
+  for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_cluster_forms) {
+    const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
+    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cluster_options(warps, stages));
+      REQUIRE(k.cluster_axis == 1);
+      gpu_host::HostKernel h(ir, k);
+      h.run(grid, args);
+      CHECK(h.tma_used() == (mid % 4 == 0));
+      CHECK(h.clusters_used() == (mid % 4 == 0 && grid.y % 2 == 0));
+    });
+  }
+}
+
 #endif  // TILESCOPE_HAVE_GPU
