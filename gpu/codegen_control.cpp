@@ -98,21 +98,26 @@ void Emitter::for_loop(const ir::Instr& in) {
       // thread that arms it, and its bytes.
       p->phase_var = "ts_ph" + std::to_string(in.dst);
       line("unsigned " + p->phase_var + " = 0;");
+      if (p->cluster_axis >= 0) {
+        p->empty_phase_var = "ts_eph" + std::to_string(in.dst);
+        line("unsigned " + p->empty_phase_var + " = 0;");
+      }
       uses_tid_ = true;
       open("if (ts_tma_ok)");
       open("if (tid == 0)");
       for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + barrier_of(*p, std::to_string(s)) + ", 1);");
+      // Clusters: each stage's empty barrier, one arrival from each program.
+      if (p->cluster_axis >= 0)
+        for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + empty_barrier_of(*p, std::to_string(s)) + ", 2);");
       line("ts_mbar_fence_init();");
       close();
       line("__syncthreads();");
       if (p->cluster_axis >= 0) {
         // Clusters: both programs' barriers are initialized before either
-        // program's boxes land in the other; then the first arrival the
-        // first iteration's wait pairs with (issue_ahead, codegen_dot.cpp).
+        // program's boxes or arrivals reach the other.
         open("if (ts_tma_ok == 2)");
         line("ts_cluster_arrive();");
         line("ts_cluster_wait();");
-        line("ts_cluster_arrive();");
         close();
       }
       close();
@@ -168,13 +173,20 @@ void Emitter::for_loop(const ir::Instr& in) {
     }
     line("ts_cp_async_wait_all();");
     if (p->tma) {
-      // Clusters: the wait that pairs with the last arrival; past it the
-      // other program reads and writes nothing here any more.
-      if (p->cluster_axis >= 0) line("if (ts_tma_ok == 2) ts_cluster_wait();");
+      // Clusters: neither program leaves while the other may still arrive on
+      // its barriers or copy into its shared memory.
+      if (p->cluster_axis >= 0) {
+        open("if (ts_tma_ok == 2)");
+        line("ts_cluster_arrive();");
+        line("ts_cluster_wait();");
+        close();
+      }
       // Every wait is behind the last iteration's barrier: the barriers'
       // memory may go back to being plain shared memory.
       open("if (ts_tma_ok && tid == 0)");
       for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + barrier_of(*p, std::to_string(s)) + ");");
+      if (p->cluster_axis >= 0)
+        for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + empty_barrier_of(*p, std::to_string(s)) + ");");
       close();
     }
     line("__syncthreads();");

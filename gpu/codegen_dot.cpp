@@ -253,10 +253,6 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     // fragment registers, which PTX forbids while their group is in flight.
     line("ts_wgmma_wait0();");
     for_slots(ld.slots, [&](const std::string& s) { line("ts_fence_operand(" + at(dst, s) + ");"); });
-    // Clusters: this thread is done with the stage (its fragment reads and
-    // its group's), which the next iteration's copies refill in both
-    // programs; they wait for this arrival (issue_ahead).
-    if (p->cluster_axis >= 0) line("if (ts_tma_ok == 2) ts_cluster_arrive();");
     close();
     return;
   }

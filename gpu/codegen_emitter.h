@@ -279,16 +279,23 @@ class Emitter {
     // CodegenOptions::cluster_multicast: the grid axis along which
     // neighbouring programs form clusters of two sharing the `multicast`
     // loads, or -1. A stage is refilled only when both programs are done
-    // with it: each thread arrives at the cluster barrier after its wgmma
-    // wait and waits on it before the copies (codegen_dot.cpp, issue_ahead).
+    // with it: after the barrier that publishes a stage (so every thread
+    // of the program is done with the one before), one thread arrives on
+    // that earlier stage's "empty" mbarrier in both programs (count 2, at
+    // empty_offset + 8 * stage); the thread that refills it waits for the
+    // barrier's phase first (publish_stage, issue_tma). empty_phase_var
+    // holds the parity each empty barrier waits for next.
     int cluster_axis = -1;
+    int64_t empty_offset = 0;
+    std::string empty_phase_var;
   };
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);
   // The copies of the iteration `ahead` on, if the loop runs it, and their commit.
   void issue_ahead(const Pipeline& p);
   // codegen_tma.cpp: one thread's TMA boxes for stage `stage` (inside issue_copies).
-  void issue_tma(const Pipeline& p, const std::string& stage);
+  // With `refill`, the stage held an earlier iteration's operands (issue_ahead).
+  void issue_tma(const Pipeline& p, const std::string& stage, bool refill);
   // A wgmma dot's group is committed (or its pair's): after the body's last
   // dot, the wait that leaves this iteration's groups in flight.
   void wgmma_group_done(Pipeline& p, int accumulator);
@@ -371,10 +378,13 @@ class Emitter {
   const StagedLoad* staged_operand_in(const Pipeline& p, int r, bool* transposed) const;
   // Copies of every staged load for the iteration where the loop variable
   // is `value`, into stage `stage` (an expression); `rolled` as for_vectors.
-  void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage, bool rolled = false);
+  void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage, bool rolled = false,
+                    bool refill = false);
   // At the first dot of an iteration: waits for and publishes this
   // iteration's stage, then issues the copies of a later one.
   void publish_stage(Pipeline& p);
+  // The address of stage `stage`'s empty mbarrier (Pipeline::cluster_axis).
+  std::string empty_barrier_of(const Pipeline& p, const std::string& stage) const;
   // The address of stage `stage`'s mbarrier (Pipeline::tma).
   std::string barrier_of(const Pipeline& p, const std::string& stage) const;
   // Reads the prefetched loads for the iteration where the loop variable

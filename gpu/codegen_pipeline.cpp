@@ -81,6 +81,18 @@ void Emitter::publish_stage(Pipeline& p) {
   p.published = true;
   if (p.late_issue) return;
   line("__syncthreads();");
+  if (p.cluster_axis >= 0) {
+    // Clusters: every thread of this program is done with the stage the
+    // previous iteration read (its groups were waited for at once), which
+    // this iteration's copies refill in both programs (issue_tma).
+    const std::string it = "it" + std::to_string(loop.dst);
+    open("if (ts_tma_ok == 2 && tid == 0 && " + it + " != (int64_t)" + name(loop.args[0]) + ")");
+    line("uint64_t* const ts_empty = " + empty_barrier_of(p, "(" + p.stage_var + " + " + std::to_string(p.stages - 1) +
+                                                         ") % " + std::to_string(p.stages)) + ";");
+    line("ts_mbar_arrive_cluster(ts_empty, 0);");
+    line("ts_mbar_arrive_cluster(ts_empty, 1);");
+    close();
+  }
   if (p.copies_after_dot) return;  // issued by the dot (dot_mma_fragments)
   open("");
   issue_ahead(p);
@@ -108,17 +120,16 @@ void Emitter::issue_ahead(const Pipeline& p) {
   const ir::Instr& loop = *p.loop;
   const std::string step = "(int64_t)" + name(loop.args[2]);
   line("const int64_t ts_next = it" + std::to_string(loop.dst) + " + " + std::to_string(p.ahead) + " * " + step + ";");
-  // Clusters: the stage refilled next is free in the other program too once
-  // it has arrived after its previous iteration's wait (codegen_dot.cpp).
-  if (p.cluster_axis >= 0) line("if (ts_tma_ok == 2) ts_cluster_wait();");
   open("if (" + loop_runs(loop, "ts_next") + ")");
   issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
-               "(" + p.stage_var + " + " + std::to_string(p.ahead) + ") % " + std::to_string(p.stages));
+               "(" + p.stage_var + " + " + std::to_string(p.ahead) + ") % " + std::to_string(p.stages), false,
+               /*refill=*/true);
   close();
   line("ts_cp_async_commit();");
 }
 
-void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage, bool rolled) {
+void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage, bool rolled,
+                           bool refill) {
   AtIteration at(*this, p, value);
   // The stage's address once for all of this thread's vectors (the callers
   // open a block for each batch of copies).
@@ -133,7 +144,7 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   };
   if (p.tma) {
     open("if (ts_tma_ok)");
-    issue_tma(p, stage);
+    issue_tma(p, stage, refill);
     cp_async(false);  // the tiles the TMA unit does not copy
     open_else();
   }

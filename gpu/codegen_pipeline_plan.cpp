@@ -449,6 +449,10 @@ void Emitter::plan_pipelines() {
           s.multicast = true;
           tensor_maps_[static_cast<size_t>(s.tma)].box_rows = s.outer / 2;
         }
+    if (p.cluster_axis >= 0) {
+      p.empty_offset = p.bar_offset + 8 * p.stages;
+      pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
+    }
   }
 }
 

@@ -269,7 +269,10 @@ int Emitter::multicast_axis(const Pipeline& p) const {
   // dot, each group waited for at once), in a loop both programs of a
   // cluster run with the same trips: at the kernel's top level, its range
   // the same for them.
-  if (!p.tma || !p.wgmma_transposed || !p.copies_after_dot || opt_.persistent() || !directly_in(k_.body, p.loop))
+  // The stage an iteration refills is the one the iteration before read
+  // (ahead = stages - 1): the empty barrier's arrival and wait meet there.
+  if (!p.tma || !p.wgmma_transposed || !p.copies_after_dot || p.ahead != p.stages - 1 || opt_.persistent() ||
+      !directly_in(k_.body, p.loop))
     return -1;
   int best = -1;
   int64_t best_bytes = 0;
@@ -287,7 +290,7 @@ int Emitter::multicast_axis(const Pipeline& p) const {
   return best;
 }
 
-void Emitter::issue_tma(const Pipeline& p, const std::string& stage) {
+void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill) {
   // One thread arms the stage's barrier with the bytes to come and issues
   // one box per tile; every element outside the tensor (a masked lane)
   // lands as zero. Called under issue_copies' AtIteration and ts_stage.
@@ -295,6 +298,17 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage) {
   // whichever issued them, so each barrier expects the whole tile.
   uses_tid_ = true;
   open("if (tid == 0)");
+  if (refill && p.cluster_axis >= 0) {
+    // Clusters: the other program is done with the stage too (it arrived
+    // on this one's empty barrier, publish_stage); on the first iteration
+    // the stage refilled has held nothing yet.
+    const ir::Instr& loop = *p.loop;
+    open("if (ts_tma_ok == 2 && it" + std::to_string(loop.dst) + " != (int64_t)" + name(loop.args[0]) + ")");
+    line("const int ts_s = " + stage + ";");
+    line("ts_mbar_wait_cluster(" + empty_barrier_of(p, "ts_s") + ", (" + p.empty_phase_var + " >> ts_s) & 1u);");
+    line(p.empty_phase_var + " ^= 1u << ts_s;");
+    close();
+  }
   line("uint64_t* const ts_bar = " + barrier_of(p, stage) + ";");
   int64_t bytes = 0;
   for (const StagedLoad& s : p.loads)
@@ -332,6 +346,10 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage) {
 
 std::string Emitter::barrier_of(const Pipeline& p, const std::string& stage) const {
   return "reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + " + std::to_string(p.bar_offset) + ") + (" + stage + ")";
+}
+
+std::string Emitter::empty_barrier_of(const Pipeline& p, const std::string& stage) const {
+  return "reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + " + std::to_string(p.empty_offset) + ") + (" + stage + ")";
 }
 
 }  // namespace tl::gpu::detail

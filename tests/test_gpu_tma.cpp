@@ -214,18 +214,20 @@ TEST_CASE("TMA: p11's batched x tile is a 3-D tensor, shared by clusters along p
   CHECK(x.box_rows == 128);
   CHECK(x.box_cols == 32);
   CHECK(has(k.source, "ts_tma_load_3d_mc("));
-  // The cluster barrier: arrive, wait and arrive before the loop (the
-  // barriers' initialization, then the first iteration's pairing), a wait
-  // before each iteration's copies and an arrival after its wgmma wait, a
-  // wait after the loop.
-  CHECK(count(k.source, "ts_cluster_arrive();") == 3);
-  CHECK(count(k.source, "ts_cluster_wait();") == 3);
-  const size_t copies = k.source.find("if (ts_tma_ok == 2) ts_cluster_wait();");
-  const size_t arrive = k.source.find("if (ts_tma_ok == 2) ts_cluster_arrive();");
-  REQUIRE(copies != std::string::npos);
-  REQUIRE(arrive != std::string::npos);
-  CHECK(copies < k.source.find("ts_wgmma_wait0();", copies));
-  CHECK(k.source.find("ts_wgmma_wait0();", copies) < arrive);
+  // The cluster barrier once before the loop (both programs' barriers
+  // initialized) and once after it (neither leaves while the other may
+  // still reach its shared memory). In the loop, after the barrier that
+  // publishes a stage, one thread arrives on the previous stage's empty
+  // barrier in both programs; the thread that refills it waits for that.
+  CHECK(count(k.source, "ts_cluster_arrive();") == 2);
+  CHECK(count(k.source, "ts_cluster_wait();") == 2);
+  const size_t published = k.source.find("__syncthreads();\n      if (ts_tma_ok == 2 && tid == 0 && it");
+  const size_t arrive = k.source.find("ts_mbar_arrive_cluster(ts_empty, 1);");
+  const size_t wait = k.source.find("ts_mbar_wait_cluster(reinterpret_cast");
+  REQUIRE(published != std::string::npos);
+  CHECK(published < arrive);
+  CHECK(arrive < wait);
+  CHECK(wait < k.source.find("ts_tma_load_3d_mc(", wait));
   // Without the option, or with x's rows depending on program_id(1) too
   // (no axis whose neighbours copy the same box), no clusters.
   CHECK(tl::gpu::lower(*ir, tma_options(8, 3)).cluster_axis == -1);
