@@ -69,6 +69,8 @@ struct CodegenOptions {
   // launcher forms clusters where the driver can (cuLaunchKernelEx) and the
   // grid's axis is even, and tells the kernel (ts_tma_ok == 2); elsewhere
   // the kernel copies the whole tile itself, so results never depend on it.
+  // Measured slower than TMA without clusters (1.75-2x on p11, bench/
+  // RESULTS.md ninth round): off, and not tried by the bench's tuner.
   bool cluster_multicast = false;
   // With TMA and wgmma groups in flight: two dots of one A operand whose B
   // tiles are staged side by side (E1 v1's left and right halves) run as

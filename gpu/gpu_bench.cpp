@@ -304,16 +304,15 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     for (int persistent : many && !dots ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       // wgmma: 1 groups left in flight, 2 each waited for at once; 3 and 4
       // the same with TMA copies (where no tile qualifies, the kernel is 1's
-      // or 2's again and is skipped); 5 is 3 with clusters sharing tiles by
-      // TMA multicast (p11's C^T form; elsewhere 3's kernel, skipped).
-      for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2, 3, 4, 5} : std::vector<int>{0})
+      // or 2's again and is skipped). Not clusters (`--cluster`): they ran
+      // p11 1.75-2x slower (bench/RESULTS.md, ninth round).
+      for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2, 3, 4} : std::vector<int>{0})
       for (int s : stages)
         for (int w : warps) {
           BenchOptions o = opt;
           o.codegen.wgmma = wg > 0;
-          o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5;
+          o.codegen.wgmma_in_flight = wg == 1 || wg == 3;
           o.codegen.tma = wg >= 3;
-          o.codegen.cluster_multicast = wg == 5;
           o.measure_compile = false;
           // Enough runs to rank the variants; the winner runs again in full.
           o.runs = std::min(opt.runs, 30);
