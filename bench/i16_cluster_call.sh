@@ -30,8 +30,8 @@ SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/comp
   > "$OUT/memcheck.log" 2>&1
 log "memcheck of the cluster forms: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
 
-CONFIGS=("--variant 4 --wgmma --stages 3" "--variant 4 --wgmma --tma --stages 3" "--variant 4 --wgmma --tma --stages 4"
-         "--variant 4 --wgmma --tma --cluster --stages 3" "--wgmma --tma --stages 3" "--wgmma --tma --cluster --stages 3")
+CONFIGS=("--variant 1 --wgmma --stages 3" "--variant 1 --wgmma --tma --stages 3" "--variant 1 --wgmma --tma --stages 4"
+         "--variant 1 --wgmma --tma --cluster --stages 3" "--wgmma --tma --stages 3" "--wgmma --tma --cluster --stages 3")
 for round in $(seq 1 "$ROUNDS"); do
   for cfg in "${CONFIGS[@]}"; do
     # shellcheck disable=SC2086

@@ -228,36 +228,14 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
     const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
     const int64_t k_step = swizzled ? 8 : 64;
-    bool b_t = false;
-    const StagedLoad* bs = staged_operand_in(*p, b, &b_t);
+    line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + B.base +
+         ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(B.stride) + ";");
     line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
-    if (bs->panels) {
-      // B in 128-byte panels (StagedLoad::panels): this warp's 16 columns
-      // sit in one panel, 32 columns wide; word (k, n) of it at k * 32 +
-      // ((n / 4) ^ (k % 8)) * 4 + n % 4, and k % 8 is q or q + 4 at every
-      // k8 step: four offsets a thread, 256 words further each step.
-      const int64_t panel = bs->outer * 32;
-      line("const int ts_q = tid & 3, ts_g = (tid & 31) >> 2, ts_n = (tid >> 5 & 1) * 16 + ts_g;");
-      line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + B.base + ") + ((tid >> 7) * 2 + (tid >> 6 & 1)) * " +
-           std::to_string(panel) + ";");
-      line("const int ts_o0 = ts_q * 32 + ((ts_n >> 2) ^ ts_q) * 4 + (ts_g & 3);");
-      line("const int ts_o1 = ts_q * 32 + (((ts_n + 8) >> 2) ^ ts_q) * 4 + (ts_g & 3);");
-      line("const int ts_o2 = (ts_q + 4) * 32 + ((ts_n >> 2) ^ (ts_q + 4)) * 4 + (ts_g & 3);");
-      line("const int ts_o3 = (ts_q + 4) * 32 + (((ts_n + 8) >> 2) ^ (ts_q + 4)) * 4 + (ts_g & 3);");
-      for (int64_t kk = 0; kk < K / 8; ++kk) {
-        const std::string f = "ts_fa[" + std::to_string(kk) + "]", at = kk ? " + " + std::to_string(256 * kk) : "";
-        line(f + "[0] = ts_bt[ts_o0" + at + "]; " + f + "[1] = ts_bt[ts_o1" + at + "]; " + f + "[2] = ts_bt[ts_o2" + at +
-             "]; " + f + "[3] = ts_bt[ts_o3" + at + "];");
-      }
-    } else {
-      line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + B.base +
-           ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(B.stride) + ";");
-      for (int64_t kk = 0; kk < K / 8; ++kk) {
-        const int64_t lo = 8 * kk * B.stride, hi = (8 * kk + 4) * B.stride;
-        const std::string f = "ts_fa[" + std::to_string(kk) + "]";
-        line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
-             "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
-      }
+    for (int64_t kk = 0; kk < K / 8; ++kk) {
+      const int64_t lo = 8 * kk * B.stride, hi = (8 * kk + 4) * B.stride;
+      const std::string f = "ts_fa[" + std::to_string(kk) + "]";
+      line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
+           "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
     }
     line("ts_wgmma_fence();");
     for (int64_t kk = 0; kk < K / 8; ++kk)

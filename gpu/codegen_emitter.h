@@ -219,13 +219,6 @@ class Emitter {
     // hit 8 different bank groups (the unswizzled core matrices put them
     // 128 bytes apart: 8-way conflicts).
     bool swizzle128 = false;
-    // Instead of padded rows, a transposed dot's register-read tile that
-    // the TMA unit copies (CodegenOptions::tma): its rows cut into panels
-    // of 128 bytes, each panel `outer` rows in the 128-byte swizzle (the
-    // TMA unit cannot pad rows; one box a panel). Element (r, c) at
-    // (c / P) * outer * P + r * P + ((c % P / V) ^ (r % 8)) * V + c % V,
-    // P = 128 / elem and V = 16 / elem; 1024-byte aligned.
-    bool panels = false;
     // With CodegenOptions::tma: its tensor map (LoweredKernel::tensor_maps)
     // and the 1-D index registers whose first elements are the box's
     // coordinates (codegen_tma.cpp); -1 where cp.async copies it.

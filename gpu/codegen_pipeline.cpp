@@ -10,14 +10,8 @@
 namespace tl::gpu::detail {
 
 std::string Emitter::staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const {
-  const int64_t V = 16 / byte_size(type(s.reg).dtype);
-  if (s.panels) {  // `col` is a multiple of V, as with swizzle128
-    const std::string P = std::to_string(128 / byte_size(type(s.reg).dtype));
-    return "(" + col + ") / " + P + " * " + std::to_string(s.outer * (128 / byte_size(type(s.reg).dtype))) + " + (" + row +
-           ") * " + P + " + ((((" + col + ") % " + P + ") / " + std::to_string(V) + ") ^ ((" + row + ") & 7)) * " +
-           std::to_string(V);
-  }
   if (!s.core) return "(" + row + ") * " + std::to_string(s.stride) + " + " + col;
+  const int64_t V = 16 / byte_size(type(s.reg).dtype);
   if (s.swizzle128)  // `col` is a multiple of V: the chunk moves, its lanes stay together
     return "(" + row + ") * " + std::to_string(s.inner) + " + (((" + col + ") / " + std::to_string(V) + ") ^ ((" + row +
            ") & 7)) * " + std::to_string(V);

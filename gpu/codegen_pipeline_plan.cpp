@@ -324,24 +324,7 @@ void Emitter::plan_pipelines() {
       p.stage_bytes = 0;
       bool any_swizzle = false;
       for (StagedLoad& s : p.loads) {
-        if (s.reg == register_read) {
-          // Panels where the TMA unit will copy it (see StagedLoad::panels);
-          // else padded rows: fragment loads on distinct banks.
-          const int64_t elem = byte_size(type(s.reg).dtype);
-          if (opt_.tma && !opt_.tf32_cut_staged && s.outer_axis >= 0 && s.inner * elem % 128 == 0 && s.outer % 8 == 0) {
-            s.panels = true;
-            std::optional<TmaMatch> m = tma_match(s);
-            AtIteration at(*this, p, "probe");
-            s.panels = m && remat(m->inner_x, {"0"}, 0) && remat(m->outer_x, {"0"}, 0) &&
-                       (m->batch_x < 0 || remat(m->batch_x, {"0"}, 0));
-          }
-          if (s.panels) {
-            p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
-            s.offset = p.stage_bytes;
-            p.stage_bytes += s.outer * s.inner * elem;
-            any_swizzle = true;
-            continue;
-          }
+        if (s.reg == register_read) {  // keeps its padded rows: fragment loads on distinct banks
           s.offset = p.stage_bytes;
           p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
           continue;
@@ -407,7 +390,7 @@ void Emitter::plan_pipelines() {
     if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
       std::vector<std::optional<TmaMatch>> ms;
       for (const StagedLoad& s : p.loads) {
-        if (s.reg == register_read && !s.panels) {
+        if (s.reg == register_read) {
           ms.push_back(std::nullopt);
           continue;
         }

@@ -83,7 +83,7 @@ std::optional<TensorMapSpec::Value> Emitter::launch_product(TensorMapSpec::Value
 std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   const ir::Instr& ld = *s.load;
   const ir::Shape& tile = type(s.reg).shape;
-  if (!ld.has_mask || !ld.shape_dims.empty() || s.outer_axis < 0 || (!s.swizzle128 && !s.panels)) return std::nullopt;
+  if (!ld.has_mask || !ld.shape_dims.empty() || s.outer_axis < 0 || !s.swizzle128) return std::nullopt;
   if (s.inner > 256 || s.outer > 256) return std::nullopt;  // TMA boxes: at most 256 a side
 
   // Follows broadcasts, reshapes that add or drop unit axes, and copies;
@@ -238,7 +238,7 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   }
   if (m.inner_x < 0 || m.outer_x < 0) return std::nullopt;
   m.spec.dtype = type(s.reg).dtype;
-  m.spec.box_cols = s.panels ? 128 / byte_size(m.spec.dtype) : s.inner;  // one box a panel
+  m.spec.box_cols = s.inner;
   m.spec.box_rows = s.outer;
   m.spec.swizzle128 = true;
   return m;
@@ -329,13 +329,6 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
       const std::string row = rows_in == "0" ? outer : "(" + outer + ") + (int)(" + rows_in + ")";
       line(fn + suffix + "(ts_stage + " + at + ", " + map + ", " + inner + ", " + row + batch + ", ts_bar" + mask + ");");
     };
-    if (s.panels) {  // one box a panel of 128 bytes, its columns further along
-      const int64_t P = 128 / byte_size(type(s.reg).dtype);
-      for (int64_t j = 0; j < s.inner / P; ++j)
-        line(fn + "(ts_stage + " + std::to_string(s.offset + j * s.outer * 128) + ", " + map + ", " +
-             (j ? "(" + inner + ") + " + std::to_string(j * P) : inner) + ", " + outer + batch + ", ts_bar);");
-      continue;
-    }
     if (!s.multicast) {
       box("0", "", "");
       continue;
