@@ -18,6 +18,7 @@
 #include "harness.h"
 #include "inputs.h"
 #include "nvrtc_compiler.h"
+#include "test_cache.h"
 #include "tl.h"
 
 namespace {
@@ -232,6 +233,19 @@ TEST_CASE("TMA: p11's batched x tile is a 3-D tensor, shared by clusters along p
   // (no axis whose neighbours copy the same box), no clusters.
   CHECK(tl::gpu::lower(*ir, tma_options(8, 3)).cluster_axis == -1);
   CHECK_FALSE(has(tl::gpu::lower(*ir, tma_options(8, 3)).source, "ts_cluster_arrive();\n  "));
+}
+
+TEST_CASE("the cluster forms of p11 compile with NVRTC for sm_90a", "[gpu][nvrtc]") {
+  // multicast boxes, mapa and the remote arrivals, the cluster barrier, 3-D maps
+  for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_cluster_forms) {
+    const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
+    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+    auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cluster_options(warps, stages));
+    REQUIRE(k.cluster_axis == 1);
+    CHECK_NOTHROW(test_cache::nvrtc_compile(k));
+  }
 }
 
 TEST_CASE("emulated: clusters sharing p11's x tile by TMA multicast compute what the interpreter computes", "[gpu][emulated]") {
