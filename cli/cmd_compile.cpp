@@ -49,10 +49,10 @@ int cmd_compile(const Args& args) {
     if (!set) throw UsageError("no benchmark case '" + *c + "' for this kernel; the cases are " + names);
     if (args.value("variant")) {
       const tl::gpu::BenchCase& b = *std::find_if(cases.begin(), cases.end(), [&](const auto& x) { return &x.set == set; });
-      const int v = args.int_value("variant", 0);
+      const int v = static_cast<int>(args.int_value("variant", 0));
       if (v < 1 || static_cast<size_t>(v) > b.block_variants.size())
-        throw UsageError("--variant: case '" + *c + "' has " + std::to_string(b.block_variants.size()) +
-                         " other block sizes; give 1 to " + std::to_string(b.block_variants.size()));
+        throw UsageError("--variant " + std::to_string(v) + ": case '" + *c + "' has block variants 1 to " +
+                         std::to_string(b.block_variants.size()));
       variant = b.set;
       variant.blocks = b.block_variants[static_cast<size_t>(v - 1)];
       set = &variant;

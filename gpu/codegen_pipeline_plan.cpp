@@ -437,9 +437,9 @@ void Emitter::plan_pipelines() {
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes + (p.tma ? 8 * p.stages : 0));
     pipelines_.push_back(std::move(p));
   }
-  // Clusters: for a kernel of one such pipeline only, so that the cluster
-  // barrier's arrivals pair up (one before its loop, one an iteration, and
-  // the wait after it).
+  // Clusters: for a kernel of one pipelined loop only, at its top level
+  // (multicast_axis), so that both programs of a cluster cross the cluster
+  // barrier before and after it together.
   if (opt_.cluster_multicast && pipelines_.size() == 1) {
     Pipeline& p = pipelines_[0];
     p.cluster_axis = multicast_axis(p);

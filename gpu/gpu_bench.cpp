@@ -398,8 +398,8 @@ std::vector<BenchResult> run_benchmarks(CudaDriver& d, const Ceilings& ceil, con
         if (opt.tune_warps.empty()) {
           if (opt.block_variant > 0) {
             if (static_cast<size_t>(opt.block_variant) > c.block_variants.size())
-              throw std::invalid_argument("case " + c.name + " has " + std::to_string(c.block_variants.size()) +
-                                          " other block sizes, not " + std::to_string(opt.block_variant));
+              throw std::invalid_argument("--variant " + std::to_string(opt.block_variant) + ": case " + c.name +
+                                          " has block variants 1 to " + std::to_string(c.block_variants.size()));
             r.bench.set.blocks = c.block_variants[static_cast<size_t>(opt.block_variant - 1)];
           }
           run_case(d, ceil, opt, r);

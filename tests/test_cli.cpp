@@ -221,4 +221,21 @@ TEST_CASE("cli: compile --bench prints the CUDA a bench case times, and names th
   CHECK(both.status == 2);
   CHECK(contains(both.out, "--bench and --set both choose the sizes; give one"));
 }
+
+TEST_CASE("cli: compile --variant prints the CUDA of a bench case's other blocks, --cluster its clusters") {
+  Outcome v = run_cli("compile 11 --cuda --bench p11 --variant 1 --warps 8 --wgmma --tma --cluster");
+  INFO(v.out);
+  CHECK(v.status == 0);
+  CHECK(contains(v.out, "batched_matmul_B0_256_B1_128_B2_1_B_MID_32("));
+  CHECK(contains(v.out, "ts_tma_load_3d_mc(ts_stage"));
+  Outcome past = run_cli("compile 11 --cuda --bench p11 --variant 2");
+  CHECK(past.status == 2);
+  CHECK(contains(past.out, "--variant 2: case 'p11' has block variants 1 to 1"));
+  Outcome alone = run_cli("compile 11 --cuda --variant 1");
+  CHECK(alone.status == 2);
+  CHECK(contains(alone.out, "--variant needs --bench CASE"));
+  Outcome no_tma = run_cli("compile 11 --cuda --bench p11 --wgmma --cluster");
+  CHECK(no_tma.status == 2);
+  CHECK(contains(no_tma.out, "--cluster needs --wgmma --tma"));
+}
 #endif
