@@ -143,6 +143,14 @@ TEST_CASE("tensor_map_unusable names what keeps a tensor from the TMA unit", "[g
   // 2^31 - 1 it still fits the kernel's i32 offsets, one further it wraps.
   CHECK(why([](auto& x) { x.rows = 2, x.row_stride = x.cols = 1073741824; }) == "");
   CHECK(has(why([](auto& x) { x.rows = 3, x.row_stride = x.cols = 1073741824; }), "i32"));
+  // A batched (3-D) tensor: batches rows x row stride apart or more, on 16
+  // bytes, and its last batch's last element within i32 too.
+  auto batched = [](auto& x) { x.batched = true, x.batches = 3, x.batch_stride = 70 * 80; };
+  CHECK(why(batched) == "");
+  CHECK(has(why([&](auto& x) { batched(x), x.batch_stride = 70 * 80 - 4; }), "overlap"));
+  CHECK(has(why([&](auto& x) { batched(x), x.batch_stride = 70 * 80 + 2; }), "batch stride not a multiple of 16 bytes"));
+  CHECK(has(why([&](auto& x) { batched(x), x.batches = 0; }), "empty"));
+  CHECK(has(why([&](auto& x) { batched(x), x.batches = 400000; }), "i32"));
 }
 
 TEST_CASE("emulated: TMA copies compute what the interpreter computes", "[gpu][emulated]") {
