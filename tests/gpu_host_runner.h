@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include <cstdlib>
@@ -43,13 +44,16 @@ class HostKernel {
     const fs::path &src = files_[0], &lib = files_[1], &log = files_[2];
     const std::string source = k.source + wrapper();
     std::ofstream(src) << source;
-    const std::string emulation = std::string(TILESCOPE_SOURCE_DIR) + "/tests/gpu_host_emulation.h";
+    const std::string tests = std::string(TILESCOPE_SOURCE_DIR) + "/tests";
+    const std::string emulation = tests + "/gpu_host_emulation.h";
+    // Its parts by -I (the precompiled copy below lives elsewhere).
     const std::string flags = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -ffp-contract=off -w -fPIC -I'" +
-                              tl::gpu::default_cuda_include_dir() + "'";
-    static const std::string include = precompiled(flags, emulation);
+                              tl::gpu::default_cuda_include_dir() + "' -I'" + tests + "'";
+    static const std::string emulation_text = emulation_sources(tests);
+    static const std::string include = precompiled(flags, emulation, emulation_text);
     const std::string compiler = flags + " -shared -include '" + include + "'";
     // The cache key: everything the library is made of, but the file names.
-    const std::string key = compiler + "\n" + read(emulation) + "\n" + source;
+    const std::string key = compiler + "\n" + emulation_text + "\n" + source;
     if (!cached(key, lib)) {
       const std::string cmd = compiler + " '" + src.string() + "' -o '" + lib.string() + "' > '" + log.string() + "' 2>&1";
       if (std::system(cmd.c_str()) != 0)
@@ -134,16 +138,30 @@ class HostKernel {
     s << std::hex << h;
     return s.str();
   }
+  // The emulation's text: the header and its parts (gpu_host_emu_*.h, in
+  // name order), what a compiled kernel depends on besides its source.
+  static std::string emulation_sources(const std::string& tests) {
+    std::vector<std::filesystem::path> parts;
+    for (const auto& e : std::filesystem::directory_iterator(tests)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("gpu_host_emu_", 0) == 0 && e.path().extension() == ".h") parts.push_back(e.path());
+    }
+    std::sort(parts.begin(), parts.end());
+    std::string text = read(tests + "/gpu_host_emulation.h");
+    for (const auto& p : parts) text += "\n// " + p.filename().string() + "\n" + read(p);
+    return text;
+  }
   // The emulation header to -include, precompiled: parsing it (CUDA's
   // half and bfloat16 headers, <barrier>) is half of each kernel's compile.
-  // A copy in the cache folder named by its text and the flags, with the
-  // .gch beside it, where g++ looks for one; the header itself where that
-  // cannot be made (g++ then parses it, as before).
-  static std::string precompiled(const std::string& flags, const std::string& header) {
+  // A copy in the cache folder named by the emulation's text (`all`, its
+  // parts included) and the flags, with the .gch beside it, where g++ looks
+  // for one; the header itself where that cannot be made (g++ then parses
+  // it, as before).
+  static std::string precompiled(const std::string& flags, const std::string& header, const std::string& all) {
     const std::filesystem::path dir = test_cache::dir("host");
     if (dir.empty()) return header;
     const std::string text = read(header);
-    const std::string copy = (dir / ("emulation-" + hash_name(flags + "\n" + text) + ".h")).string();
+    const std::string copy = (dir / ("emulation-" + hash_name(flags + "\n" + all) + ".h")).string();
     std::error_code ec;
     if (std::filesystem::exists(copy + ".gch", ec) && read(copy) == text) return copy;
     std::filesystem::create_directories(dir, ec);

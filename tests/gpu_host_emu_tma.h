@@ -1,0 +1,100 @@
+// Part of the CUDA emulation that gpu_host_emulation.h force-includes (see
+// its header comment): mbarriers and the TMA unit (boxes, multicast, remote
+// arrivals); after gpu_host_emu_threads.h.
+#pragma once
+
+// TMA (CodegenOptions::tma): a tensor map as the test runner encodes it
+// (gpu_host_runner.h: base, cols, rows, row stride in bytes, box cols and
+// rows, element bytes, 128-byte swizzle, batches, batch stride in bytes),
+// a box copied at once when issued,
+// and mbarriers as one arrival count and a byte count per phase.
+struct EmuMbarrier {
+  uint8_t count, pending, parity, unused;
+  int32_t tx;
+};
+static_assert(sizeof(EmuMbarrier) == 8);
+inline EmuMbarrier emu_mbar_read(const uint64_t* bar) {
+  EmuMbarrier m;
+  std::memcpy(&m, bar, 8);
+  return m;
+}
+// `arrivals` arrive and the byte count moves by `tx` (+ expected, - landed);
+// with no arrival and no byte left pending the phase completes.
+inline void emu_mbar_update(uint64_t* bar, int arrivals, int32_t tx) {
+  EmuMbarrier m = emu_mbar_read(bar);
+  m.pending = static_cast<uint8_t>(m.pending - arrivals);
+  m.tx += tx;
+  if (m.pending == 0 && m.tx == 0) {
+    m.parity ^= 1;
+    m.pending = m.count;
+  }
+  std::memcpy(bar, &m, 8);
+}
+inline void ts_mbar_init(uint64_t* bar, unsigned count) {
+  EmuMbarrier m{};
+  m.count = m.pending = static_cast<uint8_t>(count);
+  std::memcpy(bar, &m, 8);
+}
+inline void ts_mbar_fence_init() {}
+inline void ts_mbar_inval(uint64_t* bar) { std::memset(bar, 0, 8); }
+inline void ts_mbar_expect_tx(uint64_t* bar, unsigned bytes) { emu_mbar_update(bar, 1, static_cast<int32_t>(bytes)); }
+// Phase `parity` has completed once the barrier's parity moved past it;
+// until then the thread hands over to the others (one of them arms it).
+inline void ts_mbar_wait(uint64_t* bar, unsigned parity) {
+  for (long spins = 0;; ++spins) {
+    if (emu_mbar_read(bar).parity != (parity & 1u)) return;
+    if (spins > 1000000) {
+      std::fprintf(stderr, "emulation: an mbarrier wait never completes\n");
+      std::abort();
+    }
+    emu_hand_over(*emu_block, emu_block->current);
+  }
+}
+// One box of the tensor `map` describes (words: base, cols, rows, row
+// stride in bytes, box cols and rows, element bytes, 128-byte swizzle,
+// batches, batch stride in bytes: 0 for a 2-D map) at ts_smem offset
+// `start` of `smem`, its bytes completing on the barrier at offset `bar`.
+inline void emu_tma_box(unsigned char* smem, int64_t start, const void* map, int c0, int c1, int c2, int64_t bar) {
+  const unsigned long long* w = static_cast<const unsigned long long*>(map);
+  const unsigned char* base = reinterpret_cast<const unsigned char*>(w[0]);
+  const int64_t cols = static_cast<int64_t>(w[1]), rows = static_cast<int64_t>(w[2]), stride = static_cast<int64_t>(w[3]);
+  const int64_t box_cols = static_cast<int64_t>(w[4]), box_rows = static_cast<int64_t>(w[5]);
+  const int64_t elem = static_cast<int64_t>(w[6]);
+  const bool swizzle = w[7] != 0;
+  const int64_t batches = w[9] ? static_cast<int64_t>(w[8]) : 1, batch_stride = static_cast<int64_t>(w[9]);
+  const bool batch_in = c2 >= 0 && c2 < batches;
+  for (int64_t r = 0; r < box_rows; ++r)
+    for (int64_t c = 0; c < box_cols; ++c) {
+      int64_t at = start + (r * box_cols + c) * elem;
+      if (swizzle) at ^= ((at >> 7) & 7) << 4;
+      const int64_t x = int64_t{c0} + c, y = int64_t{c1} + r;
+      if (batch_in && x >= 0 && x < cols && y >= 0 && y < rows)
+        std::memcpy(smem + at, base + c2 * batch_stride + y * stride + x * elem, static_cast<size_t>(elem));
+      else
+        std::memset(smem + at, 0, static_cast<size_t>(elem));
+    }
+  emu_mbar_update(reinterpret_cast<uint64_t*>(smem + bar), 0, -static_cast<int32_t>(box_cols * box_rows * elem));
+}
+inline void ts_tma_load_2d(void* dst, const void* map, int c0, int c1, uint64_t* bar) {
+  emu_tma_box(ts_smem, static_cast<unsigned char*>(dst) - ts_smem, map, c0, c1, 0,
+              reinterpret_cast<unsigned char*>(bar) - ts_smem);
+}
+inline void ts_tma_load_3d(void* dst, const void* map, int c0, int c1, int c2, uint64_t* bar) {
+  emu_tma_box(ts_smem, static_cast<unsigned char*>(dst) - ts_smem, map, c0, c1, c2,
+              reinterpret_cast<unsigned char*>(bar) - ts_smem);
+}
+// An arrival on the barrier at bar's offset in block `rank`'s shared memory.
+inline void ts_mbar_arrive_cluster(uint64_t* bar, unsigned rank) {
+  const int64_t at = reinterpret_cast<unsigned char*>(bar) - ts_smem;
+  emu_mbar_update(reinterpret_cast<uint64_t*>(emu_smem_of(static_cast<int>(rank)) + at), 1, 0);
+}
+inline void ts_mbar_wait_cluster(uint64_t* bar, unsigned parity) { ts_mbar_wait(bar, parity); }
+// Multicast: the same box at the same offsets in every block of the mask.
+inline void ts_tma_load_3d_mc(void* dst, const void* map, int c0, int c1, int c2, uint64_t* bar, unsigned short mask) {
+  const int64_t at = static_cast<unsigned char*>(dst) - ts_smem, b = reinterpret_cast<unsigned char*>(bar) - ts_smem;
+  for (int r = 0; r < emu_block->blocks; ++r)
+    if (mask >> r & 1) emu_tma_box(emu_smem_of(r), at, map, c0, c1, c2, b);
+}
+inline void ts_tma_load_2d_mc(void* dst, const void* map, int c0, int c1, uint64_t* bar, unsigned short mask) {
+  ts_tma_load_3d_mc(dst, map, c0, c1, 0, bar, mask);
+}
