@@ -238,8 +238,7 @@ LoweredKernel Emitter::run() {
   out.tensor_maps = tensor_maps_;
   for (const Pipeline& p : pipelines_) {
     out.wgmma_dot_pairs += static_cast<int>(p.wgmma_pairs.size());
-    if (std::any_of(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.multicast; }))
-      out.cluster_axis = p.cluster_axis;
+    if (p.cluster_axis >= 0) out.cluster_axis = p.cluster_axis;  // some load is shared (multicast_axis)
   }
   if (smem_bytes_ > kMaxSharedBytes)
     throw CodegenError("kernel " + k_.name + " needs " + std::to_string(smem_bytes_) +

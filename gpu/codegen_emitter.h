@@ -366,6 +366,8 @@ class Emitter {
   void copy_vector(const StagedLoad& s);
   // The condition under which `loop` runs an iteration with loop variable `value`.
   std::string loop_runs(const ir::Instr& loop, const std::string& value) const;
+  // True from the pipelined loop's second iteration on (a C++ condition).
+  std::string after_first_iteration(const Pipeline& p) const;
   // The pipeline whose loop body holds `in` directly, or null.
   Pipeline* pipeline_of(const ir::Instr& in) const;
   // Emits `body` once per 16-byte vector of a staged tile, `ts_v` its index

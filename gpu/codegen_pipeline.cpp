@@ -85,8 +85,7 @@ void Emitter::publish_stage(Pipeline& p) {
     // Clusters: every thread of this program is done with the stage the
     // previous iteration read (its groups were waited for at once), which
     // this iteration's copies refill in both programs (issue_tma).
-    const std::string it = "it" + std::to_string(loop.dst);
-    open("if (ts_tma_ok == 2 && tid == 0 && " + it + " != (int64_t)" + name(loop.args[0]) + ")");
+    open("if (ts_tma_ok == 2 && tid == 0 && " + after_first_iteration(p) + ")");
     line("uint64_t* const ts_empty = " + empty_barrier_of(p, "(" + p.stage_var + " + " + std::to_string(p.stages - 1) +
                                                          ") % " + std::to_string(p.stages)) + ";");
     line("ts_mbar_arrive_cluster(ts_empty, 0);");
@@ -260,6 +259,10 @@ void Emitter::round_staged(const Pipeline& p, const std::string& stage) {
       line("*ts_w = ts_x;");
     });
   }
+}
+
+std::string Emitter::after_first_iteration(const Pipeline& p) const {
+  return "it" + std::to_string(p.loop->dst) + " != (int64_t)" + name(p.loop->args[0]);
 }
 
 std::string Emitter::loop_runs(const ir::Instr& loop, const std::string& value) const {

@@ -443,13 +443,12 @@ void Emitter::plan_pipelines() {
   if (opt_.cluster_multicast && pipelines_.size() == 1) {
     Pipeline& p = pipelines_[0];
     p.cluster_axis = multicast_axis(p);
-    if (p.cluster_axis >= 0)
+    if (p.cluster_axis >= 0) {
       for (StagedLoad& s : p.loads)
         if (shared_in_cluster(s, p.cluster_axis)) {
           s.multicast = true;
           tensor_maps_[static_cast<size_t>(s.tma)].box_rows = s.outer / 2;
         }
-    if (p.cluster_axis >= 0) {
       p.empty_offset = p.bar_offset + 8 * p.stages;
       pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
     }

@@ -302,8 +302,7 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
     // Clusters: the other program is done with the stage too (it arrived
     // on this one's empty barrier, publish_stage); on the first iteration
     // the stage refilled has held nothing yet.
-    const ir::Instr& loop = *p.loop;
-    open("if (ts_tma_ok == 2 && it" + std::to_string(loop.dst) + " != (int64_t)" + name(loop.args[0]) + ")");
+    open("if (ts_tma_ok == 2 && " + after_first_iteration(p) + ")");
     line("const int ts_s = " + stage + ";");
     line("ts_mbar_wait_cluster(" + empty_barrier_of(p, "ts_s") + ", (" + p.empty_phase_var + " >> ts_s) & 1u);");
     line(p.empty_phase_var + " ^= 1u << ts_s;");
@@ -322,22 +321,22 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
                       outer = *remat(s.tma_outer_x, {"0"}, 0),
                       batch = s.tma_batch_x >= 0 ? ", " + *remat(s.tma_batch_x, {"0"}, 0) : "";
     const std::string fn = s.tma_batch_x >= 0 ? "ts_tma_load_3d" : "ts_tma_load_2d";
+    // The box whose first row is `rows_in` rows into the tile ("": its first).
     auto box = [&](const std::string& rows_in, const std::string& suffix, const std::string& mask) {
-      const std::string at = rows_in == "0" ? std::to_string(s.offset)
-                                            : std::to_string(s.offset) + " + (" + rows_in + ") * " +
-                                                  std::to_string(s.inner * byte_size(type(s.reg).dtype));
-      const std::string row = rows_in == "0" ? outer : "(" + outer + ") + (int)(" + rows_in + ")";
+      const std::string row_bytes = std::to_string(s.inner * byte_size(type(s.reg).dtype));
+      const std::string at = std::to_string(s.offset) + (rows_in.empty() ? "" : " + (" + rows_in + ") * " + row_bytes);
+      const std::string row = rows_in.empty() ? outer : "(" + outer + ") + (int)(" + rows_in + ")";
       line(fn + suffix + "(ts_stage + " + at + ", " + map + ", " + inner + ", " + row + batch + ", ts_bar" + mask + ");");
     };
     if (!s.multicast) {
-      box("0", "", "");
+      box("", "", "");
       continue;
     }
     const std::string half = std::to_string(s.outer / 2);
     open("if (ts_tma_ok == 2)");  // launched in clusters: this program's half, into both
     box("ts_cluster_rank() * " + half, "_mc", ", (unsigned short)3");
     open_else();
-    box("0", "", "");
+    box("", "", "");
     box(half, "", "");
     close();
   }

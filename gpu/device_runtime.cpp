@@ -122,8 +122,7 @@ KernelArgs::KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::
       if (tma_why_not_.empty() && !encode(r, maps_[i].bytes)) tma_why_not_ = "the driver refused the tensor map";
       tma_ok_ = tma_why_not_.empty();
     }
-    const int32_t ok = tma_ok_ ? 1 : 0;
-    std::memcpy(&values_.back(), &ok, sizeof ok);
+    set_clusters(false);  // ts_tma_ok: 1 or 0 until launch() forms clusters
   }
   for (size_t i = 0; i < k.params.size(); ++i) ptrs_.push_back(&values_[i]);
   for (MapBytes& m : maps_) ptrs_.push_back(m.bytes);

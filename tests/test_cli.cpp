@@ -34,6 +34,14 @@ Outcome run_cli(const std::string& args) {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// `tilescope args` is refused as a usage error: exit status 2 and `message`.
+void check_usage_error(const std::string& args, const std::string& message) {
+  Outcome o = run_cli(args);
+  INFO("tilescope " << args << "\n" << o.out);
+  CHECK(o.status == 2);
+  CHECK(contains(o.out, message));
+}
+
 }  // namespace
 
 TEST_CASE("cli: check --all passes all 12 puzzles with exit status 0") {
@@ -107,12 +115,7 @@ TEST_CASE("cli: bad arguments give one clear message and exit status 2") {
       {"compile 99", "no puzzle '99'"},
       {"show", "one puzzle"},
   };
-  for (const Case& c : cases) {
-    Outcome o = run_cli(c.args);
-    INFO("tilescope " << c.args << "\n" << o.out);
-    CHECK(o.status == 2);
-    CHECK(contains(o.out, c.message));
-  }
+  for (const Case& c : cases) check_usage_error(c.args, c.message);
 }
 
 TEST_CASE("cli: every command answers --help with exit status 0") {
@@ -214,12 +217,8 @@ TEST_CASE("cli: compile --bench prints the CUDA a bench case times, and names th
   CHECK(e1.status == 0);
   CHECK(contains(e1.out, "e1_split_activation_v1_BM_128_BN_64_BK_32("));
   CHECK(contains(e1.out, "ts_cp_async16(ts_dst"));  // its operands are staged by cp.async
-  Outcome unknown = run_cli("compile e1_v1 --cuda --bench p11");
-  CHECK(unknown.status == 2);
-  CHECK(contains(unknown.out, "no benchmark case 'p11' for this kernel; the cases are p02,"));
-  Outcome both = run_cli("compile e1_v1 --cuda --bench e1_v1 --set bench");
-  CHECK(both.status == 2);
-  CHECK(contains(both.out, "--bench and --set both choose the sizes; give one"));
+  check_usage_error("compile e1_v1 --cuda --bench p11", "no benchmark case 'p11' for this kernel; the cases are p02,");
+  check_usage_error("compile e1_v1 --cuda --bench e1_v1 --set bench", "--bench and --set both choose the sizes; give one");
 }
 
 TEST_CASE("cli: compile --variant prints the CUDA of a bench case's other blocks, --cluster its clusters") {
@@ -228,14 +227,8 @@ TEST_CASE("cli: compile --variant prints the CUDA of a bench case's other blocks
   CHECK(v.status == 0);
   CHECK(contains(v.out, "batched_matmul_B0_256_B1_128_B2_1_B_MID_32("));
   CHECK(contains(v.out, "ts_tma_load_3d_mc(ts_stage"));
-  Outcome past = run_cli("compile 11 --cuda --bench p11 --variant 2");
-  CHECK(past.status == 2);
-  CHECK(contains(past.out, "--variant 2: case 'p11' has block variants 1 to 1"));
-  Outcome alone = run_cli("compile 11 --cuda --variant 1");
-  CHECK(alone.status == 2);
-  CHECK(contains(alone.out, "--variant needs --bench CASE"));
-  Outcome no_tma = run_cli("compile 11 --cuda --bench p11 --wgmma --cluster");
-  CHECK(no_tma.status == 2);
-  CHECK(contains(no_tma.out, "--cluster needs --wgmma --tma"));
+  check_usage_error("compile 11 --cuda --bench p11 --variant 2", "--variant 2: case 'p11' has block variants 1 to 1");
+  check_usage_error("compile 11 --cuda --variant 1", "--variant needs --bench CASE");
+  check_usage_error("compile 11 --cuda --bench p11 --wgmma --cluster", "--cluster needs --wgmma --tma");
 }
 #endif
