@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include "tilescope/tilescope.h"
 
@@ -321,7 +322,10 @@ TEST_CASE("save_trace writes JSON that tilescope reads back, an untraced launch 
   tilescope::Options o;
   o.trace = tilescope::Tracing::Full;
   const tilescope::Result r = tilescope::launch(add_one_kernel, {4}, {a.x, a.z, 100, 32, 0}, o);
-  const std::string path = "api_test_trace.json";
+  // In the temporary directory, not the working one: a test leaves no file in the checkout.
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("tilescope-api-trace-" + std::to_string(::getpid()) + ".json"))
+          .string();
   REQUIRE(tilescope::save_trace(r, path));
   const tl::Trace t = tl::load_trace(path);
   CHECK(t.kernel == "add_one");
@@ -333,6 +337,7 @@ TEST_CASE("save_trace writes JSON that tilescope reads back, an untraced launch 
   CHECK_FALSE(untraced);
   CHECK(contains(untraced.message, "not traced"));
   CHECK_FALSE(tilescope::save_trace(r, "no/such/dir/trace.json"));
+  std::filesystem::remove(path);
 }
 
 namespace {
