@@ -56,6 +56,11 @@ int cmd_bench(const Args& args) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma) throw UsageError("--tma needs --warps and --wgmma (the autotuner tries TMA itself)");
     opt.codegen.tma = true;
   }
+  if (args.flag("groups-waited")) {
+    if (!opt.tune_warps.empty() || !opt.tune_wgmma)
+      throw UsageError("--groups-waited needs --warps and --wgmma (the autotuner tries both forms itself)");
+    opt.codegen.wgmma_in_flight = false;
+  }
   if (args.value("variant")) {
     if (!opt.tune_warps.empty()) throw UsageError("--variant needs --warps (the autotuner tries every variant itself)");
     opt.block_variant = static_cast<int>(args.int_value("variant", 0));
