@@ -2,9 +2,10 @@
 """Checks, in a kernel's SASS, that the register-sourced A operands of its
 HGMMAs are written by nothing but their own fragment loads.
 
-Issue 16 (Pipeline::fragment_sets): a transposed wgmma keeps a group in
-flight while the next iteration runs, its A fragments in one of two register
-sets. PTX forbids writing a set while a group still reads it, and ptxas does
+Issue 16, tenth round (Pipeline::fragment_sets, commit 6790829, reverted
+after this check failed on the GPU host's SASS: bench/RESULTS.md): a
+transposed wgmma kept a group in flight while the next iteration ran, its A
+fragments in one of two register sets. PTX forbids writing a set while a group still reads it, and ptxas does
 not guard it (bench/RESULTS.md, seventh round: both sets got the same
 physical registers, reused by the next iteration's arithmetic). The sets are
 kept alive by a real use after the wait that retires their group; this

@@ -93,12 +93,6 @@ void Emitter::for_loop(const ir::Instr& in) {
     used_pipeline_ = true;
     p->stage_var = "ts_st" + std::to_string(in.dst);
     line("int " + p->stage_var + " = 0;");
-    if (p->fragment_sets) {
-      // Zeroed: the first iteration keeps the set no group read yet.
-      p->fragments_var = "ts_fr" + std::to_string(in.dst);
-      line("uint32_t " + p->fragments_var + "[2][" + std::to_string(p->fragment_k / 8) + "][4] = {};");
-      line("uint32_t " + p->fragments_var + "_keep = 0;");
-    }
     if (p->tma) {
       // Each stage's barrier completes once per use: arrival of the one
       // thread that arms it, and its bytes.
@@ -172,24 +166,12 @@ void Emitter::for_loop(const ir::Instr& in) {
     // Nothing may still be landing in shared memory, or still be read
     // from it, when the ops after the loop use it; the last wgmma group
     // still owns its accumulators until it is waited for.
-    if (p->fragment_sets) {
-      // The last groups' fragment sets stay alive through the wait; the
-      // keep word is stored below (into the first stage, free by then) so
-      // that none of it is dead code.
-      const std::string f = p->fragments_var, w = std::to_string(p->fragment_k / 8 * 4);
-      line("ts_wgmma_wait_keep" + w + "<0>(" + f + "_keep, " + f + "[0]);");
-      line("ts_wgmma_wait_keep" + w + "<0>(" + f + "_keep, " + f + "[1]);");
-    }
     if (p->wgmma_async) {
       line("ts_wgmma_wait0();");
       for (int acc : p->wgmma_accumulators)
         for_slots(layouts_[acc].slots, [&](const std::string& s) { line("ts_fence_operand(" + at(acc, s) + ");"); });
     }
     line("ts_cp_async_wait_all();");
-    if (p->fragment_sets) {
-      line("reinterpret_cast<uint32_t*>(ts_smem + ts_pipe)[tid] = " + p->fragments_var + "_keep;");
-      uses_tid_ = true;
-    }
     if (p->tma) {
       // Clusters: neither program leaves while the other may still arrive on
       // its barriers or copy into its shared memory.

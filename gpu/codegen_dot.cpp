@@ -230,57 +230,24 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const int64_t k_step = swizzled ? 8 : 64;
     line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + B.base +
          ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(B.stride) + ";");
-    // The fragments and the group: into `set`, one register array.
-    auto fragments_and_group = [&](const std::string& set) {
-      for (int64_t kk = 0; kk < K / 8; ++kk) {
-        const int64_t lo = 8 * kk * B.stride, hi = (8 * kk + 4) * B.stride;
-        const std::string f = set + "[" + std::to_string(kk) + "]";
-        line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
-             "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
-      }
-      line("ts_wgmma_fence();");
-      for (int64_t kk = 0; kk < K / 8; ++kk)
-        line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", " + set + "[" + std::to_string(kk) + "], " +
-             desc + A.base + " + " + std::to_string(k_step * kk) + tail + ");");
-      line("ts_wgmma_commit();");
-    };
-    const std::string sets = p->fragment_sets ? p->fragments_var : "";
-    const std::string odd = "(" + p->stage_var + " & 1)";
-    if (p->fragment_sets) {
-      // Pipeline::fragment_sets: this iteration's set by the stage's parity.
-      open("if " + odd);
-      fragments_and_group(sets + "[1]");
-      open_else();
-      fragments_and_group(sets + "[0]");
-      close();
-    } else {
-      line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
-      fragments_and_group("ts_fa");
+    line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
+    for (int64_t kk = 0; kk < K / 8; ++kk) {
+      const int64_t lo = 8 * kk * B.stride, hi = (8 * kk + 4) * B.stride;
+      const std::string f = "ts_fa[" + std::to_string(kk) + "]";
+      line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
+           "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
     }
+    line("ts_wgmma_fence();");
+    for (int64_t kk = 0; kk < K / 8; ++kk)
+      line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
+           A.base + " + " + std::to_string(k_step * kk) + tail + ");");
+    line("ts_wgmma_commit();");
     if (p->copies_after_dot) {
       // Every thread passed this iteration's barrier, so every group that
-      // read the stage these copies fill is done: the previous iteration's
-      // (waited for at once), or with groups in flight the one before it
-      // (retired by the wait below in the previous iteration: ahead is
-      // stages - 2).
+      // read the stage these copies fill (the previous iteration's) is done.
       open("");
       issue_ahead(*p);
       close();
-    }
-    if (p->fragment_sets) {
-      // The previous iteration's group is retired; its set, the other one,
-      // is read after the wait by the same asm, so its registers were held
-      // until here (Pipeline::fragment_sets).
-      const std::string words = std::to_string(K / 8 * 4);
-      wgmma_keep_words_.insert(K / 8 * 4);
-      if (p->wgmma_accumulators.empty()) p->wgmma_accumulators.push_back(in.args[2]);
-      open("if " + odd);
-      line("ts_wgmma_wait_keep" + words + "<1>(" + sets + "_keep, " + sets + "[0]);");
-      open_else();
-      line("ts_wgmma_wait_keep" + words + "<1>(" + sets + "_keep, " + sets + "[1]);");
-      close();
-      close();
-      return;
     }
     // Waited for at once (plan_pipelines): the next iteration rewrites the
     // fragment registers, which PTX forbids while their group is in flight.
@@ -548,21 +515,6 @@ std::string Emitter::wgmma_helpers() const {
     out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, const uint32_t* a, uint64_t b) {\n" +
            wgmma_asm(n, outs, true) + "}\n#else\nTS_INLINE void " + fn +
            "(float* d, const uint32_t* a, uint64_t b) { emu_wgmma_tf32_rs(d, a, b, " + std::to_string(n) + "); }\n#endif\n";
-  }
-  // Pipeline::fragment_sets: the wait for all but the newest N groups, and
-  // in the same asm an xor of each word of a fragment set into `keep`, so
-  // the set's registers stay the set's until the wait has returned.
-  for (int64_t w : wgmma_keep_words_) {
-    const std::string fn = "ts_wgmma_wait_keep" + std::to_string(w);
-    std::string text = "wgmma.wait_group.sync.aligned %1;", ins;
-    for (int64_t i = 0; i < w; ++i) {
-      text += "\\n\\txor.b32 %0, %0, %" + std::to_string(i + 2) + ";";
-      ins += ", \"r\"(f[" + std::to_string(i / 4) + "][" + std::to_string(i % 4) + "])";
-    }
-    out += "#ifndef TS_HOST_MMA\ntemplate <int N> TS_INLINE void " + fn + "(uint32_t& keep, const uint32_t (*f)[4]) {\n" +
-           "  asm volatile(\"" + text + "\" : \"+r\"(keep) : \"n\"(N)" + ins + " : \"memory\");\n}\n#else\n" +
-           "template <int N> void " + fn + "(uint32_t& keep, const uint32_t (*f)[4]) {\n  for (int i = 0; i < " +
-           std::to_string(w) + "; ++i) keep ^= f[i / 4][i % 4];\n}\n#endif\n";
   }
   // Fused pairs (Pipeline::wgmma_pairs): the first dot's accumulator holds
   // columns 0..N/2-1 of the wide result, the second's the rest.

@@ -276,16 +276,6 @@ class Emitter {
     // after committing its group, so their address and mask arithmetic
     // runs while the tensor cores work, instead of before the group.
     bool copies_after_dot = false;
-    // A transposed wgmma whose groups stay in flight (wgmma_async): its A
-    // fragments alternate between two register sets by the iteration's
-    // parity (fragments_var, declared before the loop), and the set a
-    // group read is xor'ed into a keep word by the same asm as the wait that
-    // retires the group (ts_wgmma_wait_keep<W>), the keep word being
-    // stored after the loop. That use keeps ptxas from giving the set's registers to
-    // anything else while the group may still read them.
-    bool fragment_sets = false;
-    int64_t fragment_k = 0;      // with fragment_sets: the dot's K (K / 8 steps of four words a set)
-    std::string fragments_var;   // with fragment_sets: uint32_t [2][K / 8][4], and its keep word (+ "_keep")
     // CodegenOptions::cluster_multicast: the grid axis along which
     // neighbouring programs form clusters of two sharing the `multicast`
     // loads, or -1. A stage is refilled only when both programs are done
@@ -349,7 +339,6 @@ class Emitter {
   std::string staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const;
   std::set<int64_t> wgmma_widths_;  // the N of each wgmma helper the kernel needs
   std::set<int64_t> wgmma_rs_widths_;  // the same for A from registers (Pipeline::wgmma_transposed)
-  std::set<int64_t> wgmma_keep_words_;  // fragment words per set of Pipeline::fragment_sets (their wait-and-keep helpers)
   std::set<int64_t> wgmma_pair_widths_;  // the same for fused pairs (twice one dot's N)
   // The wgmma helpers those widths need (codegen_dot.cpp), for the source's head.
   std::string wgmma_helpers() const;

@@ -370,31 +370,22 @@ void Emitter::plan_pipelines() {
       p.stages = opt_.num_stages;
     // Two stages leave no room for a group in flight: wgmma then waits for
     // each group at once.
-    p.wgmma_async = p.wgmma && opt_.wgmma_in_flight && p.stages >= 3 &&
+    // A transposed wgmma's A fragments are registers the next iteration
+    // rewrites, which PTX forbids while their group is in flight: each
+    // group is waited for. ptxas does not guard them: two register sets
+    // alternating by the stage's parity got the same physical registers,
+    // reused for the next iteration's arithmetic before the wait (wrong at
+    // m64n256 on an H100; bench/RESULTS.md, seventh round). Nor does a real
+    // use of each set after its wait (xors in the wait's asm) keep them
+    // apart: ptxas loaded both sets into the same registers and copied them
+    // aside for the xors (the SASS, bench/sass_fragment_check.py; tenth
+    // round). Register allocation is ptxas's; only the wait is ours.
+    p.wgmma_async = p.wgmma && !p.wgmma_transposed && opt_.wgmma_in_flight && p.stages >= 3 &&
                     std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
                       return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
                     });
-    p.copies_after_dot = p.wgmma_transposed && p.prefetched.empty();
-    // A transposed wgmma's A fragments are registers, which PTX forbids
-    // rewriting while their group is in flight, and ptxas does not guard:
-    // two register sets alternating by the stage's parity, kept alive only
-    // by empty asm fences, got the same physical registers, reused for the
-    // next iteration's arithmetic before the wait (wrong at m64n256 on an
-    // H100; bench/RESULTS.md, seventh round). A group stays in flight only
-    // with Pipeline::fragment_sets: each set is read by a real instruction
-    // after the wait that retires its group. With four stages or more (the
-    // copies still two iterations ahead), the copies issued right after the
-    // dot (copies_after_dot), and no clusters, whose empty barriers count
-    // on each group being waited for at once.
-    if (p.wgmma_transposed)
-      p.wgmma_async = p.wgmma_async && p.stages >= 4 && p.copies_after_dot && !opt_.cluster_multicast;
-    // The sets alternate with the stage's parity: an even stage count.
-    if (p.wgmma_transposed) p.wgmma_async = p.wgmma_async && p.stages % 2 == 0;
-    p.fragment_sets = p.wgmma_transposed && p.wgmma_async;
-    if (p.fragment_sets)
-      for (const ir::Instr& in : body.instrs)
-        if (in.op == ir::Op::Dot && layouts_[in.dst].mma) p.fragment_k = type(in.args[0]).shape.back();
     p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
+    p.copies_after_dot = p.wgmma_transposed && p.prefetched.empty();
     // TMA (CodegenOptions::tma) where every staged tile wgmma reads from
     // shared memory is a rectangle the TMA unit can copy and its box
     // coordinates are index arithmetic of the loop variable; one mbarrier a
@@ -425,7 +416,7 @@ void Emitter::plan_pipelines() {
           tensor_maps_.push_back(ms[i]->spec);
         }
         p.bar_offset = p.stages * p.stage_bytes;
-        if (p.wgmma_async && !p.wgmma_transposed && p.prefetched.empty()) {
+        if (p.wgmma_async && p.prefetched.empty()) {
           p.late_issue = true;
           p.ahead = p.stages - 1;
         }

@@ -102,21 +102,4 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_tr
     {128, 128, 32, 8, 0}, {128, 64, 32, 4, 0}, {64, 128, 32, 8, 3}, {128, 128, 16, 8, 2},
     {256, 128, 32, 8, 4}, {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4}};
 
-// The transposed wgmma with its groups in flight (Pipeline::fragment_sets)
-// and beside it the same blocks waited for at once: blocks B0, B1, BK,
-// warps, stages, sizes N0, N1, N2, MID, TMA, groups in flight. Tails on
-// every axis; swizzled rows (BK = 32, 16 fragment words a set) and core
-// matrices (BK = 16, 8 words); MID = 72 through the TMA unit, MID = 70 its
-// cp.async fallback; more K steps (MID = 200) than stages.
-struct FragmentSetForm {
-  int64_t b0, b1, bk;
-  int warps, stages;
-  int64_t n0, n1, n2, mid;
-  bool tma, in_flight;
-};
-inline const std::vector<FragmentSetForm> p11_fragment_set_forms = {
-    {256, 128, 32, 8, 4, 300, 200, 2, 72, true, true},  {256, 128, 32, 8, 4, 300, 200, 1, 70, true, true},
-    {128, 128, 16, 8, 4, 130, 150, 1, 200, false, true}, {256, 64, 32, 4, 4, 300, 150, 2, 200, true, true},
-    {256, 128, 32, 8, 4, 300, 200, 2, 72, true, false}};
-
 }  // namespace dot_cases

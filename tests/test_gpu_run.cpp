@@ -249,37 +249,6 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
   }
 }
 
-// The transposed wgmma's groups in flight, A fragments in two register sets
-// (Pipeline::fragment_sets), on the hardware: the host emulation runs each
-// wgmma at once and cannot show a set rewritten while its group still reads
-// it; the hardware can (bench/RESULTS.md, seventh round). compute-sanitizer
-// memcheck runs this test too.
-TEST_CASE("GPU: C^T's groups in flight with two fragment sets compute what the interpreter computes", "[gpu][run]") {
-  GPU_OR_SKIP(d);
-  if (d->device().arch() != "sm_90a") {
-    WARN("[SKIP] wgmma needs sm_90a, this GPU is " << d->device().arch());
-    return;
-  }
-  for (const dot_cases::FragmentSetForm& f : dot_cases::p11_fragment_set_forms) {
-    const tl::gpu::BenchCase c = dot_cases::p11_sized(f.b0, f.b1, f.bk, f.n0, f.n1, f.n2, f.mid);
-    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << f.warps << " warps, stages " << f.stages
-                   << ", TMA " << f.tma << ", in flight " << f.in_flight);
-    tl::gpu::CodegenOptions cg;
-    cg.num_warps = f.warps;
-    cg.num_stages = f.stages;
-    cg.wgmma = true;
-    cg.tma = f.tma;
-    cg.wgmma_in_flight = f.in_flight;
-    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
-      REQUIRE((lowered.source.find("ts_wgmma_wait_keep") != std::string::npos) == f.in_flight);
-      bool tma_used = false;
-      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used);
-      CHECK(tma_used == (f.tma && f.mid % 4 == 0));
-    });
-  }
-}
-
 // Clusters of two sharing p11's x tile by TMA multicast on the hardware,
 // at the forms the emulated test runs (tails, an odd grid axis, rows the
 // TMA unit cannot stride); compute-sanitizer memcheck runs this test too.
