@@ -8,8 +8,9 @@
 # check_examples.log, bench.log, bench.json, triton.log, e4_unfused.log.
 #
 # Usage from the repository root, .debs/ and .anchor/ carried:
-#   OUT=/tmp/i16 bench/i16_one_call.sh        (8-9.5 min on an H100 host: near the
-#   device tool's 10-minute limit for one command)
+#   OUT=/tmp/i16 bench/i16_one_call.sh        (it needed 11-12 min on an H100 host,
+#   past the device tool's 10-minute limit for one command, until the tuner
+#   compiled its variants on every core first: compile_in_parallel, tenth round)
 set -u -o pipefail
 
 # shellcheck source=bench/device_call_common.sh

@@ -1,5 +1,7 @@
 #include "cubin_cache.h"
 
+#include "driver_api.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -7,8 +9,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <atomic>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace tl::gpu {
 
@@ -35,7 +40,7 @@ bool read_file(const fs::path& p, std::vector<char>& out) {
 
 // Writes next to `p` under a unique name, then renames over `p`.
 bool write_atomically(const fs::path& p, const char* data, size_t size) {
-  static std::mt19937_64 rng(std::random_device{}());
+  thread_local std::mt19937_64 rng(std::random_device{}());  // compile_in_parallel's threads write too
   fs::path tmp = p;
   tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rng());
   {
@@ -108,6 +113,29 @@ Cubin compile_cubin(const LoweredKernel& k, const CompileOptions& opt, CubinCach
   c.image = nvrtc_compile(k.source, k.name, opt, "");
   c.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return c;
+}
+
+size_t compile_in_parallel(const std::vector<CompileJob>& jobs, CubinCache& cache, unsigned threads) {
+  if (!cache.enabled() || jobs.empty()) return 0;
+  // Without a CUDA context NVRTC runs in a forked child per kernel
+  // (nvrtc_compile), which a process forks safely from one thread only.
+  if (!cuda_initialized_in_this_process()) threads = 1;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min<unsigned>(threads, static_cast<unsigned>(jobs.size()));
+  std::atomic<size_t> next{0}, compiled{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+      try {
+        if (!cache.get(jobs[i].kernel, jobs[i].options).from_cache) ++compiled;
+      } catch (const std::exception&) {
+      }  // met again, and reported, by the caller's own compile
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  return compiled.load();
 }
 
 }  // namespace tl::gpu

@@ -48,4 +48,17 @@ class CubinCache {
 // From `cache` when there is one, else compiled (and timed) right here.
 Cubin compile_cubin(const LoweredKernel& k, const CompileOptions& opt, CubinCache* cache);
 
+// One kernel for compile_in_parallel.
+struct CompileJob {
+  LoweredKernel kernel;
+  CompileOptions options;
+};
+// Puts each job's cubin into `cache` (those it lacks), on `threads` threads
+// (0: one per core) where NVRTC runs in this process (a CUDA context is
+// up: cuda_initialized_in_this_process), else one after the other. For
+// the bench's tuner, which then reads every variant from the cache. A job
+// NVRTC refuses is skipped: its caller meets the error again, and reports
+// it, when it compiles that kernel itself. Returns the jobs compiled.
+size_t compile_in_parallel(const std::vector<CompileJob>& jobs, CubinCache& cache, unsigned threads = 0);
+
 }  // namespace tl::gpu

@@ -301,47 +301,66 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     // 0: one block per program; 1: persistent; 2: persistent, two programs
     // interleaved a trip (refused by the code generator where the body has
     // loops or branches, or side effects other than stores).
+    std::vector<BenchOptions> options;
     for (int persistent : many && !dots ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       // wgmma: 1 groups left in flight, 2 each waited for at once; 3 and 4
       // the same with TMA copies (where no tile qualifies, the kernel is 1's
       // or 2's again and is skipped). Not clusters (`--cluster`): they ran
       // p11 1.75-2x slower (bench/RESULTS.md, ninth round).
       for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2, 3, 4} : std::vector<int>{0})
-      for (int s : stages)
-        for (int w : warps) {
-          BenchOptions o = opt;
-          o.codegen.wgmma = wg > 0;
-          o.codegen.wgmma_in_flight = wg == 1 || wg == 3;
-          o.codegen.tma = wg >= 3;
-          o.measure_compile = false;
-          // Enough runs to rank the variants; the winner runs again in full.
-          o.runs = std::min(opt.runs, 30);
-          o.codegen.num_warps = w;
-          o.codegen.num_stages = s;
-          o.codegen.persistent_grid[0] = persistent ? 1 : 0;  // run_case fills in the logical grid
-          o.codegen.persistent_interleave = persistent == 2 ? 2 : 1;
-          BenchResult v;
-          v.bench = bc;
-          Buffer output = prepared.output;
-          try {
-            run_case(d, ceil, o, v, &timed_sources, &prepared, &output);
-          } catch (const CodegenError&) {
-            continue;
-          } catch (const SameKernelAsBefore&) {
-            continue;
+        for (int s : stages)
+          for (int w : warps) {
+            BenchOptions o = opt;
+            o.codegen.wgmma = wg > 0;
+            o.codegen.wgmma_in_flight = wg == 1 || wg == 3;
+            o.codegen.tma = wg >= 3;
+            o.measure_compile = false;
+            // Enough runs to rank the variants; the winner runs again in full.
+            o.runs = std::min(opt.runs, 30);
+            o.codegen.num_warps = w;
+            o.codegen.num_stages = s;
+            o.codegen.persistent_grid[0] = persistent ? 1 : 0;  // run_case fills in the logical grid
+            o.codegen.persistent_interleave = persistent == 2 ? 2 : 1;
+            options.push_back(o);
           }
-          // Every variant computes from the same inputs: one whose output
-          // differs from the first's (the plain configuration) is wrong
-          // somewhere and never wins on speed.
-          if (!first_output) {
-            first_output = output;
-          } else if (std::string why = variant_disagreement(*first_output, output, *ir); !why.empty()) {
-            r.rejected.push_back({v.config, why});
-            continue;
-          }
-          r.tried.push_back({v.config, v.median_ms});
-          variants.push_back({o, b, v.median_ms, v.config, ir});
-        }
+    // NVRTC took most of a tuned bench's minutes, one variant after the
+    // other; compiled here on every core first, the timing below finds
+    // each variant's cubin in the cache (the timed runs stay one at a time).
+    if (opt.cache && opt.cache->enabled()) {
+      std::vector<CompileJob> jobs;
+      std::set<size_t> sources;
+      for (const BenchOptions& o : options) {
+        try {
+          LoweredKernel lowered = lower(*ir, codegen_for(o.codegen, bc.set));
+          if (sources.insert(std::hash<std::string>{}(lowered.source)).second) jobs.push_back({std::move(lowered), o.compile});
+        } catch (const CodegenError&) {
+        }  // refused again, and skipped, by the timing loop
+      }
+      compile_in_parallel(jobs, *opt.cache);
+    }
+    for (const BenchOptions& o : options) {
+      BenchResult v;
+      v.bench = bc;
+      Buffer output = prepared.output;
+      try {
+        run_case(d, ceil, o, v, &timed_sources, &prepared, &output);
+      } catch (const CodegenError&) {
+        continue;
+      } catch (const SameKernelAsBefore&) {
+        continue;
+      }
+      // Every variant computes from the same inputs: one whose output
+      // differs from the first's (the plain configuration) is wrong
+      // somewhere and never wins on speed.
+      if (!first_output) {
+        first_output = output;
+      } else if (std::string why = variant_disagreement(*first_output, output, *ir); !why.empty()) {
+        r.rejected.push_back({v.config, why});
+        continue;
+      }
+      r.tried.push_back({v.config, v.median_ms});
+      variants.push_back({o, b, v.median_ms, v.config, ir});
+    }
   }
   if (variants.empty()) throw CodegenError("no configuration of " + c.name + " could be generated");
   std::vector<double> run_ms;

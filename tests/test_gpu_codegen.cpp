@@ -376,6 +376,42 @@ TEST_CASE("the cubin cache stores each kernel once, beside its source", "[gpu][n
   fs::remove_all(dir);
 }
 
+// The bench's tuner compiles its variants first (compile_in_parallel): into
+// the cache, skipping what it holds and what NVRTC refuses. Without a CUDA
+// context (as here) NVRTC runs in a child per kernel, one at a time; the
+// GPU test of the same name runs it on threads.
+TEST_CASE("compile_in_parallel fills the cache with every kernel NVRTC accepts, and skips the rest", "[gpu][nvrtc]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("tilescope-parallel-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  tl::gpu::CubinCache cache(dir.string());
+  std::vector<tl::gpu::CompileJob> jobs;
+  for (const char* name : {"first", "second", "broken", "third"}) {
+    tl::gpu::LoweredKernel k;
+    k.name = name;
+    k.source = std::string("extern \"C\" __global__ void ") + name + "(float* x) { x[threadIdx.x] = " +
+               (std::string(name) == "broken" ? "undefined_thing" : "2.0f") + "; }";
+    jobs.push_back({k, {}});
+  }
+  CHECK(tl::gpu::compile_in_parallel(jobs, cache, 4) == 3);
+  for (const tl::gpu::CompileJob& j : jobs) {
+    if (j.kernel.name == "broken") {
+      CHECK_THROWS_AS(cache.get(j.kernel, j.options), tl::gpu::CompileError);
+    } else {
+      const tl::gpu::Cubin c = cache.get(j.kernel, j.options);
+      CHECK(c.from_cache);
+      CHECK_FALSE(c.image.empty());
+    }
+  }
+  // Everything already there: nothing compiled again.
+  jobs.erase(jobs.begin() + 2);
+  CHECK(tl::gpu::compile_in_parallel(jobs, cache) == 0);
+  // A cache that does not reuse its cubins is no use to warm.
+  tl::gpu::CubinCache fresh(dir.string(), /*reuse=*/false);
+  CHECK(tl::gpu::compile_in_parallel(jobs, fresh) == 0);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a child process reports its result, its exception or its crash", "[gpu][child]") {
   tl::gpu::ChildOutcome ok = tl::gpu::run_in_child([] { return std::string("payload\n with \0 bytes", 22); });
   CHECK(ok.completed);

@@ -10,6 +10,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <tuple>
@@ -19,6 +20,7 @@
 #include "cubin_cache.h"
 #include "device_runtime.h"
 #include "dot_cases.h"
+#include "driver_api.h"
 #include "gpu_cases.h"
 #include "gpu_check.h"
 #include "gpu_compare.h"
@@ -247,6 +249,51 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
       tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
     });
   }
+}
+
+// With a CUDA context up, compile_in_parallel runs NVRTC on threads (the
+// bench's tuner): the cubins it leaves in the cache are the kernels asked
+// for, and they run (every puzzle's reference kernel at its canonical set,
+// compiled together, then each checked on the GPU from the cache).
+TEST_CASE("GPU: compile_in_parallel fills the cache with every kernel NVRTC accepts, and skips the rest", "[gpu][run]") {
+  GPU_OR_SKIP(d);
+  REQUIRE(tl::gpu::cuda_initialized_in_this_process());
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("tilescope-parallel-gpu-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  tl::gpu::CubinCache cache(dir.string());
+  tl::gpu::CompileOptions co;
+  co.arch = d->device().arch();
+  struct Case {
+    std::shared_ptr<const tl::ir::Kernel> ir;
+    tl::Grid grid;
+    std::vector<tl::Arg> args;
+    puzzles::RunBuffers buffers;
+  };
+  std::vector<Case> cases;
+  std::vector<tl::gpu::CompileJob> jobs;
+  cases.reserve(puzzles::all_puzzles().size());  // the args point into each case's buffers
+  for (const puzzles::Puzzle& p : puzzles::all_puzzles()) {
+    const puzzles::SizeSet& set = p.sets.front();
+    Case& c = cases.emplace_back(Case{nullptr, puzzles::grid_for(set), {}, puzzles::make_buffers(p, set, 0)});
+    c.args = puzzles::launch_args(set, c.buffers);
+    c.ir = tl::build_ir(*p.solution, c.args);
+    jobs.push_back({tl::gpu::lower(*c.ir, {}), co});
+  }
+  tl::gpu::CompileJob broken{tl::gpu::LoweredKernel{}, co};
+  broken.kernel.name = "broken";
+  broken.kernel.source = "extern \"C\" __global__ void broken() { undefined_thing(); }";
+  jobs.push_back(broken);
+  CHECK(tl::gpu::compile_in_parallel(jobs, cache, 8) == cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(jobs[i].kernel.name);
+    const tl::gpu::Cubin cubin = cache.get(jobs[i].kernel, co);
+    CHECK(cubin.from_cache);
+    tl::gpu::run_on_device(*d, tl::gpu::LoadedKernel(*d, cubin, jobs[i].kernel), *cases[i].ir, cases[i].grid,
+                           cases[i].args);
+  }
+  CHECK_THROWS_AS(cache.get(broken.kernel, co), tl::gpu::CompileError);
+  fs::remove_all(dir);
 }
 
 // Clusters of two sharing p11's x tile by TMA multicast on the hardware,
