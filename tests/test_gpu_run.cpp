@@ -22,6 +22,7 @@
 #include "dot_cases.h"
 #include "driver_api.h"
 #include "gpu_cases.h"
+#include "gpu_bench.h"
 #include "gpu_check.h"
 #include "gpu_compare.h"
 #include "harness.h"
@@ -293,6 +294,39 @@ TEST_CASE("GPU: compile_in_parallel fills the cache with every kernel NVRTC acce
                            cases[i].args);
   }
   CHECK_THROWS_AS(cache.get(broken.kernel, co), tl::gpu::CompileError);
+  fs::remove_all(dir);
+}
+
+// The bench's autotuner end to end at an anchor size (E3: memory-bound, 1,
+// 2, 4 and 8 warps, persistent launches; E1 64: dots, stages, wgmma and
+// TMA): its variants compiled together into a cache, each run on the one
+// set of inputs made for the case, its output checked against the first
+// variant's, and the winner's output against the reference.
+TEST_CASE("GPU: the autotuner times every variant from one set of inputs and reports a verified winner", "[gpu][run]") {
+  GPU_OR_SKIP(d);
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("tilescope-tuner-gpu-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  tl::gpu::CubinCache cache(dir.string());
+  tl::gpu::BenchOptions opt;
+  opt.cases = {"e3", "e1_v1"};
+  opt.tune_warps = {4, 8};
+  opt.tune_wgmma = d->device().arch() == "sm_90a";
+  opt.verify = true;
+  opt.cache = &cache;
+  opt.compile.arch = d->device().arch();
+  const std::vector<tl::gpu::BenchResult> results = tl::gpu::run_benchmarks(*d, tl::gpu::Ceilings{}, opt);
+  REQUIRE(results.size() == 2);
+  for (const tl::gpu::BenchResult& r : results) {
+    INFO(r.bench.name << ": " << r.error);
+    CHECK(r.error.empty());
+    CHECK(r.tried.size() >= 4);
+    CHECK(r.rejected.empty());
+    CHECK(r.verified);
+    CHECK(r.spec_err < 2e-2);
+    CHECK(r.never_written == 0);
+    CHECK(r.median_ms > 0);
+  }
   fs::remove_all(dir);
 }
 
