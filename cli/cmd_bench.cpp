@@ -70,10 +70,6 @@ int cmd_bench(const Args& args) {
     if (!opt.codegen.tma) throw UsageError("--cluster needs --warps, --wgmma and --tma (the autotuner tries clusters itself)");
     opt.codegen.cluster_multicast = true;
   }
-  if (args.flag("warpgroups-apart")) {
-    if (!opt.codegen.tma) throw UsageError("--warpgroups-apart needs --warps, --wgmma and --tma");
-    opt.codegen.warpgroups_apart = true;
-  }
   if (auto cases = args.value("case")) {
     std::string all = *cases + ",";
     for (size_t at = 0, comma; (comma = all.find(',', at)) != std::string::npos; at = comma + 1)

@@ -21,8 +21,6 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.tma = args.flag("tma");
   opt.cluster_multicast = args.flag("cluster");
   if (opt.cluster_multicast && !opt.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
-  opt.warpgroups_apart = args.flag("warpgroups-apart");
-  if (opt.warpgroups_apart && !opt.tma) throw UsageError("--warpgroups-apart needs --wgmma --tma");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);
   } catch (const tl::gpu::CodegenError& e) {

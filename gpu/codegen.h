@@ -72,12 +72,6 @@ struct CodegenOptions {
   // Measured slower than TMA without clusters (1.75-2x on p11, bench/
   // RESULTS.md ninth round): off, and not tried by the bench's tuner.
   bool cluster_multicast = false;
-  // With TMA, a transposed wgmma dot (p11's C^T form) and two warpgroups:
-  // each warpgroup publishes its own half of the register-read tile with a
-  // barrier of its 128 threads, and a stage's TMA refill waits only for the
-  // other warpgroup's arrival on an empty mbarrier (Pipeline::
-  // warpgroups_apart), so that the warpgroups need not move in lockstep.
-  bool warpgroups_apart = false;
   // With TMA and wgmma groups in flight: two dots of one A operand whose B
   // tiles are staged side by side (E1 v1's left and right halves) run as
   // one wgmma of twice the width (m64n128 for two n64), halving the wgmma
@@ -154,7 +148,6 @@ struct LoweredKernel {
   // staged tile (CodegenOptions::cluster_multicast), or -1.
   int cluster_axis = -1;
   int wgmma_dot_pairs = 0;  // pairs of dots run as one wgmma (CodegenOptions::wgmma_pair_dots)
-  bool warpgroups_apart = false;  // a pipeline runs its warpgroups apart (CodegenOptions::warpgroups_apart)
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

@@ -98,7 +98,7 @@ void Emitter::for_loop(const ir::Instr& in) {
       // thread that arms it, and its bytes.
       p->phase_var = "ts_ph" + std::to_string(in.dst);
       line("unsigned " + p->phase_var + " = 0;");
-      if (p->cluster_axis >= 0 || p->warpgroups_apart) {
+      if (p->cluster_axis >= 0) {
         p->empty_phase_var = "ts_eph" + std::to_string(in.dst);
         line("unsigned " + p->empty_phase_var + " = 0;");
       }
@@ -109,9 +109,6 @@ void Emitter::for_loop(const ir::Instr& in) {
       // Clusters: each stage's empty barrier, one arrival from each program.
       if (p->cluster_axis >= 0)
         for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + empty_barrier_of(*p, std::to_string(s)) + ", 2);");
-      // Warpgroups apart: each stage's empty barrier, warpgroup 1's arrival.
-      if (p->warpgroups_apart)
-        for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + empty_barrier_of(*p, std::to_string(s)) + ", 1);");
       line("ts_mbar_fence_init();");
       close();
       line("__syncthreads();");
@@ -188,7 +185,7 @@ void Emitter::for_loop(const ir::Instr& in) {
       // memory may go back to being plain shared memory.
       open("if (ts_tma_ok && tid == 0)");
       for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + barrier_of(*p, std::to_string(s)) + ");");
-      if (p->cluster_axis >= 0 || p->warpgroups_apart)
+      if (p->cluster_axis >= 0)
         for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + empty_barrier_of(*p, std::to_string(s)) + ");");
       close();
     }

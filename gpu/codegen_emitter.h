@@ -229,9 +229,6 @@ class Emitter {
     // unit brings its half into both programs' shared memory; without
     // clusters one thread issues both halves.
     bool multicast = false;
-    // Pipeline::warpgroups_apart: the transposed dot's register-read tile,
-    // each warpgroup copying the columns its own fragments read.
-    bool per_warpgroup = false;
   };
   struct Pipeline {
     const ir::Instr* loop = nullptr;
@@ -291,27 +288,11 @@ class Emitter {
     int cluster_axis = -1;
     int64_t empty_offset = 0;
     std::string empty_phase_var;
-    // CodegenOptions::warpgroups_apart: the transposed dot's two warpgroups
-    // wait only for each other where they must. Each copies (cp.async) the
-    // half of the register-read tile its fragments read and publishes it
-    // with a barrier of its own 128 threads (ts_bar_sync_warpgroup), the
-    // TMA tile waiting on its mbarrier as before. Only the TMA tile is
-    // shared: thread 0 refills a stage after warpgroup 1 arrived on the
-    // stage's empty barrier (count 1, at empty_offset), which it does after
-    // its own barrier of the next iteration (every group of its that read
-    // the stage waited for). So one warpgroup's fragment loads and barrier
-    // run while the other's group keeps the tensor cores busy. The kernel's
-    // cp.async fallback (ts_tma_ok 0: all threads copy the TMA tile) keeps
-    // __syncthreads.
-    bool warpgroups_apart = false;
   };
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);
   // The copies of the iteration `ahead` on, if the loop runs it, and their commit.
   void issue_ahead(const Pipeline& p);
-  // for_vectors for a tile split between two warpgroups by columns
-  // (StagedLoad::per_warpgroup): `rows` rows of `per_row` vectors.
-  void for_vectors_per_warpgroup(int64_t per_row, int64_t rows, const std::function<void()>& body, bool rolled);
   // codegen_tma.cpp: one thread's TMA boxes for stage `stage` (inside issue_copies).
   // With `refill`, the stage held an earlier iteration's operands (issue_ahead).
   void issue_tma(const Pipeline& p, const std::string& stage, bool refill);

@@ -36,23 +36,6 @@ const Emitter::StagedLoad* Emitter::staged_operand_in(const Pipeline& p, int r, 
   return nullptr;
 }
 
-void Emitter::for_vectors_per_warpgroup(int64_t per_row, int64_t rows, const std::function<void()>& body, bool rolled) {
-  // Warpgroup g copies vectors g * half .. g * half + half - 1 of each row
-  // (Pipeline::warpgroups_apart): its thread t's j-th is vector
-  // j * 128 + t of those, numbered as for_vectors numbers a whole row's.
-  uses_tid_ = true;
-  const int64_t half = per_row / 2, vectors = half * rows, rounds = (vectors + 127) / 128;
-  if (rounds > 1) line(rolled ? "#pragma unroll 1" : "#pragma unroll");
-  open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
-  line("const int ts_l = " + std::string(rounds > 1 ? "ts_j * 128 + " : "") + "(tid & 127);");
-  if (vectors % 128 != 0) open("if (ts_l < " + std::to_string(vectors) + ")");
-  line("const int ts_v = ts_l / " + std::to_string(half) + " * " + std::to_string(per_row) + " + ts_l % " +
-       std::to_string(half) + " + (tid >> 7) * " + std::to_string(half) + ";");
-  body();
-  if (vectors % 128 != 0) close();
-  close();
-}
-
 void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body, bool rolled) {
   uses_tid_ = true;
   const int64_t rounds = (vectors + threads_ - 1) / threads_;
@@ -85,16 +68,6 @@ void Emitter::publish_stage(Pipeline& p) {
     line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
     line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
     if (std::any_of(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.tma < 0; })) line(cp_async_wait);
-    if (p.warpgroups_apart) {
-      // Each warpgroup's own copies of its half, published to it alone;
-      // then warpgroup 1 is done with the stage the previous iteration read
-      // (its groups were waited for before this barrier), and says so.
-      line("ts_bar_sync_warpgroup();");
-      open("if (tid == 128 && " + after_first_iteration(p) + ")");
-      line("ts_mbar_arrive(" + empty_barrier_of(p, "(" + p.stage_var + " + " + std::to_string(p.stages - 1) + ") % " +
-                                                       std::to_string(p.stages)) + ");");
-      close();
-    }
     open_else();
   }
   line(cp_async_wait);
@@ -107,13 +80,7 @@ void Emitter::publish_stage(Pipeline& p) {
   if (p.tma) close();
   p.published = true;
   if (p.late_issue) return;
-  if (p.warpgroups_apart) {
-    open("if (!ts_tma_ok)");  // the cp.async fallback: every thread copied every tile
-    line("__syncthreads();");
-    close();
-  } else {
-    line("__syncthreads();");
-  }
+  line("__syncthreads();");
   if (p.cluster_axis >= 0) {
     // Clusters: every thread of this program is done with the stage the
     // previous iteration read (its groups were waited for at once), which
@@ -171,8 +138,7 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
       if (!all && s.tma >= 0) continue;
       if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
       const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
-      if (s.per_warpgroup) for_vectors_per_warpgroup(per_row, s.outer, [&] { copy_vector(s); }, rolled);
-      else for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled);
+      for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled);
     }
   };
   if (p.tma) {

@@ -325,7 +325,6 @@ void Emitter::plan_pipelines() {
       bool any_swizzle = false;
       for (StagedLoad& s : p.loads) {
         if (s.reg == register_read) {  // keeps its padded rows: fragment loads on distinct banks
-          s.per_warpgroup = opt_.warpgroups_apart;  // kept only where the form qualifies (below)
           s.offset = p.stage_bytes;
           p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
           continue;
@@ -457,21 +456,6 @@ void Emitter::plan_pipelines() {
       p.empty_offset = p.bar_offset + 8 * p.stages;
       pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
     }
-  }
-  for (Pipeline& p : pipelines_) {
-    // Warpgroups apart: two of them (C^T's rows 0-63 and 64-127), the
-    // register-read tile split between them by whole 16-byte vectors, the
-    // other tiles by TMA, and the copies issued after the dot, into the
-    // stage the previous iteration read.
-    const auto split = std::find_if(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.per_warpgroup; });
-    const bool apart = opt_.warpgroups_apart && p.tma && p.wgmma_transposed && p.copies_after_dot && p.cluster_axis < 0 &&
-                       p.ahead == p.stages - 1 && threads_ == 256 && split != p.loads.end() &&
-                       split->inner * byte_size(type(split->reg).dtype) % 32 == 0;
-    for (StagedLoad& s : p.loads) s.per_warpgroup = apart && s.per_warpgroup;
-    if (!apart) continue;
-    p.warpgroups_apart = true;
-    p.empty_offset = p.bar_offset + 8 * p.stages;
-    pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
   }
 }
 

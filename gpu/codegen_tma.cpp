@@ -308,17 +308,6 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
     line(p.empty_phase_var + " ^= 1u << ts_s;");
     close();
   }
-  if (refill && p.warpgroups_apart) {
-    // Warpgroup 1 is done with the stage too (it arrived on its empty
-    // barrier, publish_stage); warpgroup 0, this thread's, waited for its
-    // own groups before its barrier. On the first iteration the stage
-    // refilled has held nothing yet.
-    open("if (" + after_first_iteration(p) + ")");
-    line("const int ts_s = " + stage + ";");
-    line("ts_mbar_wait(" + empty_barrier_of(p, "ts_s") + ", (" + p.empty_phase_var + " >> ts_s) & 1u);");
-    line(p.empty_phase_var + " ^= 1u << ts_s;");
-    close();
-  }
   line("uint64_t* const ts_bar = " + barrier_of(p, stage) + ";");
   int64_t bytes = 0;
   for (const StagedLoad& s : p.loads)

@@ -330,13 +330,6 @@ TS_INLINE void ts_mbar_inval(uint64_t* bar) {
 TS_INLINE void ts_mbar_expect_tx(uint64_t* bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(ts_smem_addr(bar)), "r"(bytes) : "memory");
 }
-// An arrival (release: this thread's reads of the stage ordered before it).
-TS_INLINE void ts_mbar_arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(ts_smem_addr(bar)) : "memory");
-}
-// A barrier of this thread's warpgroup alone (named barrier 1 + its index;
-// __syncthreads is barrier 0): Pipeline::warpgroups_apart.
-TS_INLINE void ts_bar_sync_warpgroup() { asm volatile("bar.sync %0, 128;" ::"r"(1 + (threadIdx.x >> 7)) : "memory"); }
 TS_INLINE void ts_mbar_wait(uint64_t* bar, unsigned parity) {
   const unsigned a = ts_smem_addr(bar);
   unsigned done = 0;

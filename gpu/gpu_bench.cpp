@@ -184,7 +184,6 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
     extra_outputs[j].upload(host.extra_outputs[j].data(), host.extra_outputs[j].size_bytes());
   r.config.tma = !lowered.tensor_maps.empty() && kargs[0].tma_ok();
   r.config.dot_pairs = lowered.wgmma_dot_pairs;
-  r.config.warpgroups_apart = lowered.warpgroups_apart && r.config.tma;
   launch(d, k, grid, kargs[0]);
   r.config.clusters = kargs[0].clusters();
   synchronize(d, lowered.name);
@@ -406,7 +405,6 @@ std::string BenchConfig::str() const {
   if (wgmma) s += wgmma_in_flight ? ", wgmma" : ", wgmma (groups waited for at once)";
   if (tma) s += ", TMA";
   if (clusters) s += ", clusters of 2";
-  if (warpgroups_apart) s += ", warpgroups apart";
   if (dot_pairs) s += ", " + std::to_string(dot_pairs) + (dot_pairs == 1 ? " pair" : " pairs") + " of dots as one wgmma";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
@@ -519,7 +517,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"warpgroups_apart", b.warpgroups_apart}, {"dot_pairs", b.dot_pairs},
+                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"dot_pairs", b.dot_pairs},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

@@ -60,7 +60,6 @@ struct BenchConfig {
   bool wgmma_in_flight = true;  // CodegenOptions::wgmma_in_flight (matters at 3 or 4 stages)
   bool tma = false;             // the staged tiles came by TMA (CodegenOptions::tma, and the launch could describe them)
   bool clusters = false;        // in clusters of two sharing a tile by TMA multicast (CodegenOptions::cluster_multicast)
-  bool warpgroups_apart = false;  // CodegenOptions::warpgroups_apart, where the kernel ran its TMA path
   int dot_pairs = 0;            // pairs of dots run as one wgmma (CodegenOptions::wgmma_pair_dots)
   int64_t launch_blocks = 0;    // blocks launched (the logical grid's count unless persistent)
   std::string blocks;           // the block sizes, "BM=64, BN=64, ..."

@@ -102,16 +102,4 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_tr
     {128, 128, 32, 8, 0}, {128, 64, 32, 4, 0}, {64, 128, 32, 8, 3}, {128, 128, 16, 8, 2},
     {256, 128, 32, 8, 4}, {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4}};
 
-// p11's C^T form with its warpgroups apart (CodegenOptions::
-// warpgroups_apart): blocks B0, B1, BK, warps, stages, sizes N0, N1, N2, MID.
-// Tails on every axis; two to four stages and the generator's choice; MID =
-// 72 through the TMA unit, MID = 70 its cp.async fallback (__syncthreads
-// again); more K steps than stages (MID = 200); and where the form does
-// not apply: BK = 16 (no TMA tile) and 4 warps (one warpgroup).
-inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t, int64_t, int64_t, int64_t>>
-    p11_warpgroups_apart_forms = {{256, 128, 32, 8, 3, 300, 200, 2, 72}, {128, 128, 32, 8, 0, 130, 150, 1, 200},
-                                  {256, 128, 32, 8, 2, 300, 200, 1, 72}, {256, 128, 32, 8, 4, 300, 200, 1, 200},
-                                  {256, 128, 32, 8, 3, 300, 200, 2, 70}, {128, 128, 16, 8, 3, 130, 150, 1, 72},
-                                  {128, 64, 32, 4, 3, 130, 150, 2, 72}};
-
 }  // namespace dot_cases

@@ -112,9 +112,6 @@ struct EmuBlock {
   std::vector<unsigned char> parked_smem[2];
   int cluster_arrived = 0;
   unsigned cluster_phase = 0;
-  // Named barriers of 128 threads (ts_bar_sync_warpgroup), one block's:
-  // per barrier id, the fibers parked at it.
-  std::map<int, std::vector<int>> named;
   int rank(int fiber) const { return fiber / threads; }
 };
 inline thread_local EmuBlock* emu_block = nullptr;
@@ -176,22 +173,6 @@ inline void __syncthreads() {
     emu_release(b, r);
     return;
   }
-  b.fibers[static_cast<size_t>(b.current)].parked = true;
-  emu_hand_over(b, b.current);
-}
-
-// bar.sync id, 128 for this thread's warpgroup: the 128th arrival releases
-// the other 127.
-inline void ts_bar_sync_warpgroup() {
-  EmuBlock& b = *emu_block;
-  const int id = 1 + static_cast<int>(threadIdx.x >> 7);
-  std::vector<int>& waiting = b.named[id];
-  if (static_cast<int>(waiting.size()) == 127) {
-    for (int f : waiting) b.fibers[static_cast<size_t>(f)].parked = false;
-    waiting.clear();
-    return;
-  }
-  waiting.push_back(b.current);
   b.fibers[static_cast<size_t>(b.current)].parked = true;
   emu_hand_over(b, b.current);
 }

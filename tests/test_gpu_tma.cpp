@@ -256,65 +256,6 @@ TEST_CASE("the cluster forms of p11 compile with NVRTC for sm_90a", "[gpu][nvrtc
   }
 }
 
-TEST_CASE("emulated: p11's warpgroups apart compute what the interpreter computes", "[gpu][emulated]") {
-  for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_warpgroups_apart_forms) {
-    const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
-    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
-    tl::gpu::CodegenOptions cg;
-    cg.num_warps = warps;
-    cg.num_stages = stages;
-    cg.wgmma = cg.tma = cg.warpgroups_apart = true;
-    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
-      // BK = 16: rows of 64 bytes, no TMA tile, so not apart either.
-      REQUIRE(k.warpgroups_apart == (warps == 8 && bk == 32));
-      gpu_host::HostKernel h(ir, k);
-      h.run(grid, args);
-      CHECK(h.tma_used() == (mid % 4 == 0 && bk == 32));
-    });
-  }
-}
-
-TEST_CASE("TMA: p11's warpgroups apart publish their own halves and meet only at a stage's refill", "[gpu][codegen]") {
-  const tl::gpu::BenchCase c = dot_cases::p11_at(256, 128, 32);
-  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
-  auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
-  tl::gpu::CodegenOptions cg;
-  cg.num_warps = 8;
-  cg.num_stages = 3;
-  cg.wgmma = cg.tma = cg.warpgroups_apart = true;
-  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
-  REQUIRE(k.warpgroups_apart);
-  const std::string& src = k.source;
-  // Each warpgroup copies the 64 columns of y its own fragments read.
-  CHECK(has(src, "const int ts_v = ts_l / 16 * 32 + ts_l % 16 + (tid >> 7) * 16;"));
-  CHECK(has(src, "(tid >> 7) * 64 + (tid >> 5 & 3) * 16"));
-  // Published by the warpgroup's own barrier on the TMA path; warpgroup 1
-  // then frees the stage the previous iteration read.
-  const size_t bar = src.find("ts_bar_sync_warpgroup();\n");
-  REQUIRE(bar != std::string::npos);
-  const size_t arrive = src.find("ts_mbar_arrive(", bar);
-  CHECK(arrive != std::string::npos);
-  CHECK(src.rfind("if (tid == 128 && it32 != (int64_t)r30)", arrive) > bar);
-  // __syncthreads only on the cp.async fallback's path inside the loop.
-  CHECK(has(src, "if (!ts_tma_ok) {\n        __syncthreads();"));
-  // Thread 0 waits for that arrival before the stage's TMA refill.
-  const size_t wait = src.find("ts_mbar_wait(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 150552)");
-  REQUIRE(wait != std::string::npos);
-  CHECK(src.find("ts_tma_load_3d(ts_stage", wait) != std::string::npos);
-  CHECK(has(src, "ts_mbar_init(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 150552) + (0), 1);"));
-  CHECK_NOTHROW(tl::gpu::nvrtc_compile(src, k.name, tl::gpu::CompileOptions{}, ""));
-  // Off, or without TMA: the barrier of all threads, as before.
-  for (auto [tma, apart] : {std::pair{true, false}, std::pair{false, true}}) {
-    tl::gpu::CodegenOptions o = cg;
-    o.tma = tma;
-    o.warpgroups_apart = apart;
-    const tl::gpu::LoweredKernel other = tl::gpu::lower(*ir, o);
-    CHECK_FALSE(other.warpgroups_apart);
-    CHECK_FALSE(has(other.source, "ts_bar_sync_warpgroup();\n"));
-  }
-}
-
 TEST_CASE("emulated: clusters sharing p11's x tile by TMA multicast compute what the interpreter computes", "[gpu][emulated]") {
   for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_cluster_forms) {
     const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
