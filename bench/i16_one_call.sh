@@ -47,4 +47,11 @@ log "e4_unfused_baseline.py: exit $?"
 # 420 s was not enough in the eighth round's call 10 (the last row, e5_bwd, was
 # cut); past the device tool's own limit the files written so far still come back.
 timed bench 470 "$TS" bench --gpu --wgmma --json-out "$OUT/bench.json"
+# The register hazard no test can see (bench/sass_fragment_check.py): the SASS
+# of p11's bench kernel, the tuner's usual pick, compiled here.
+CUDA_BIN=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")
+"$TS" compile 11 --cuda --bench p11 --variant 1 --warps 8 --wgmma --tma --stages 3 --no-lines > "$BUILD/p11_sass.cu" &&
+  "$CUDA_BIN/nvcc" -arch=sm_90a -cubin -w -o "$BUILD/p11_sass.cubin" "$BUILD/p11_sass.cu" &&
+  "$CUDA_BIN/cuobjdump" -sass "$BUILD/p11_sass.cubin" | python3 "$ROOT/bench/sass_fragment_check.py" > "$BUILD/p11_sass.log" 2>&1
+log "SASS check of p11's bench kernel: exit $? $(tr '\n' ' ' < "$BUILD/p11_sass.log")"
 log "done"

@@ -1,26 +1,24 @@
 #!/usr/bin/env python3
-"""Checks, in a kernel's SASS, that the register-sourced A operands of its
-HGMMAs are written by nothing but their own fragment loads.
+"""Checks, in a kernel's SASS, that no instruction writes the registers a
+register-sourced HGMMA (wgmma with A from registers) reads while its group
+may still be in flight.
 
-Issue 16, tenth round (Pipeline::fragment_sets, commit 6790829, reverted
-after this check failed on the GPU host's SASS: bench/RESULTS.md): a
-transposed wgmma kept a group in flight while the next iteration ran, its A
-fragments in one of two register sets. PTX forbids writing a set while a group still reads it, and ptxas does
-not guard it (bench/RESULTS.md, seventh round: both sets got the same
-physical registers, reused by the next iteration's arithmetic). The sets are
-kept alive by a real use after the wait that retires their group; this
-script checks the outcome in the SASS ptxas made, which no host test can:
+PTX forbids writing those registers before the wgmma.wait_group that
+retires the group, and ptxas does not guard them: it may give a register to
+other values once the wgmma has issued (bench/RESULTS.md, issue 16: seventh
+round, and the tenth round's fragment sets, commit 6790829, reverted after
+this check failed on it). No host test can see this; the SASS can.
 
-- every HGMMA that reads A from registers names four of them (Rn..Rn+3);
-- the HGMMAs of the two parity branches read disjoint registers;
-- inside the loop (from the first HGMMA's loop head to the back edge), the
-  only instructions that write an A register are shared-memory loads (LDS,
-  the fragment loads; they run only after the barrier that follows the wait
-  retiring the set's last group).
+For each such HGMMA (A operand Rn: registers Rn..Rn+3) the window runs from
+it, in address order, to the first `WARPGROUP.DEPBAR.LE gsb0, 0x0` (every
+group retired). Where the window reaches a branch back to before the HGMMA
+first (the group stays in flight across the back edge of a loop around
+it), it goes on from the branch's target up to the HGMMA. Any instruction in the window that writes
+one of the four registers is a hazard.
 
 Usage: cuobjdump -sass kernel.cubin | sass_fragment_check.py
-Exit status 0 when the checks hold, 1 when one fails, 2 when there is no
-register-sourced HGMMA to check.
+Exit status 0 when there is no hazard, 1 when there is one, 2 when the
+SASS has no register-sourced HGMMA.
 """
 import re
 import sys
@@ -54,52 +52,56 @@ def written(opcode, ops):
     return set(range(base, base + width))
 
 
+def branch_target(op, ops):
+    if not op.startswith("BRA") or not ops:
+        return None
+    m = re.search(r"0x([0-9a-f]+)", ops[-1])
+    return int(m.group(1), 16) if m else None
+
+
+def window(instrs, start):
+    """Indices of the instructions after instrs[start] while its group may be in flight."""
+    index = {a: i for i, (a, _, _) in enumerate(instrs)}
+    out, i, wrapped = [], start + 1, False
+    while i < len(instrs):
+        a, op, ops = instrs[i]
+        if op.startswith("WARPGROUP.DEPBAR") and ops and ops[-1].strip() == "0x0":
+            return out
+        if wrapped and i == start:
+            return out
+        out.append(i)
+        # A backward branch to at or before the HGMMA: the loop around it.
+        t = branch_target(op, ops)
+        if t is not None and t <= instrs[start][0] and not wrapped and t in index:
+            i, wrapped = index[t], True
+            continue
+        i += 1
+    return out
+
+
 def main():
     instrs = parse(sys.stdin.read())
-    hgmma = [(a, op, ops) for a, op, ops in instrs if op.startswith("HGMMA") and len(ops) > 1 and re.fullmatch(r"R\d+", ops[1])]
+    hgmma = [i for i, (a, op, ops) in enumerate(instrs)
+             if op.startswith("HGMMA") and len(ops) > 1 and re.fullmatch(r"R\d+", ops[1])]
     if not hgmma:
         print("no HGMMA with A in registers")
         return 2
-    sets = {}
-    for a, op, ops in hgmma:
-        base = int(ops[1][1:])
-        sets.setdefault(base, []).append(a)
-    a_regs = set()
-    for base in sets:
-        a_regs |= set(range(base, base + 4))
-    first, last = min(a for a, _, _ in hgmma), max(a for a, _, _ in hgmma)
-    # The loop: the earliest target of a backward branch from after the last HGMMA.
-    head, tail = None, None
-    for a, op, ops in instrs:
-        if op.startswith("BRA") and a > last and ops:
-            m = re.search(r"0x([0-9a-f]+)", ops[-1])
-            if m and int(m.group(1), 16) < first:
-                t = int(m.group(1), 16)
-                if head is None or t < head:
-                    head, tail = t, a
-    if head is None:
-        print("no loop around the HGMMAs found")
-        return 1
     bad = []
-    for a, op, ops in instrs:
-        if head <= a <= tail and (written(op, ops) & a_regs) and not op.startswith("LDS"):
-            bad.append(f"  /*{a:04x}*/ {op} {', '.join(ops)}")
-    print(f"{len(hgmma)} register-sourced HGMMAs, A register sets at {sorted('R%d' % b for b in sets)}; "
-          f"loop 0x{head:04x}-0x{tail:04x}")
-    ok = True
-    bases = sorted(sets)
-    overlapping = [(x, y) for x, y in zip(bases, bases[1:]) if y < x + 4]
-    if overlapping:
-        print("A operands sharing registers:", ", ".join(f"R{x}/R{y}" for x, y in overlapping))
-        ok = False
+    for i in hgmma:
+        a, op, ops = instrs[i]
+        regs = set(range(int(ops[1][1:]), int(ops[1][1:]) + 4))
+        for j in window(instrs, i):
+            ja, jop, jops = instrs[j]
+            if written(jop, jops) & regs:
+                bad.append(f"  HGMMA at /*{a:04x}*/ reads {ops[1]}..: /*{ja:04x}*/ {jop} {', '.join(jops)}")
+    bases = sorted({instrs[i][2][1] for i in hgmma}, key=lambda r: int(r[1:]))
+    print(f"{len(hgmma)} register-sourced HGMMAs, A operands {', '.join(bases)}")
     if bad:
-        print("A registers written inside the loop by something other than a fragment load:")
+        print(f"{len(bad)} writes to an A register while its group may be in flight:")
         print("\n".join(bad[:20]))
-        ok = False
-    else:
-        print("inside the loop only LDS writes the A registers")
-    print(f"{len(bases)} distinct four-register A operands")
-    return 0 if ok else 1
+        return 1
+    print("no A register is written while its group may be in flight")
+    return 0
 
 
 if __name__ == "__main__":
