@@ -1,19 +1,19 @@
 #include "cubin_cache.h"
 
-#include "driver_api.h"
-
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
-#include <atomic>
 #include <random>
 #include <sstream>
 #include <thread>
+
+#include "driver_api.h"
 
 namespace tl::gpu {
 

@@ -97,27 +97,36 @@ double median_nvrtc_seconds(const ir::Kernel& ir, const CodegenOptions& cg, cons
   return times[1];
 }
 
-// check_output: where the check run's output goes (the tuner compares variants).
+// What the tuner made once and hands to each variant's run_case.
+struct VariantInputs {
+  // Random inputs, never zeros (seconds of generation at E4's sizes). Only
+  // read: the check run's output goes to check_output, so the prepared
+  // output keeps its never-written fill for the next variant (a copy of
+  // every buffer per variant was seconds of the tuner's time at p02's 1 GB).
+  puzzles::RunBuffers* buffers = nullptr;
+  Buffer* check_output = nullptr;      // where the check run's output goes (the tuner compares variants)
+  const ir::Kernel* ir = nullptr;      // built from `buffers`
+  const LoweredKernel* lowered = nullptr;  // this variant's, from ir
+  std::set<size_t>* timed_sources = nullptr;  // kernels timed already (SameKernelAsBefore)
+};
+
 void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, BenchResult& r,
-              std::set<size_t>* timed_sources = nullptr, puzzles::RunBuffers* prepared = nullptr,
-              Buffer* check_output = nullptr) {
+              const VariantInputs* tuned = nullptr) {
   const BenchCase& c = r.bench;
   const puzzles::Puzzle& p = *c.puzzle;
-  // Random inputs, never zeros; the tuner makes them once for all its
-  // variants (seconds of generation at E4's sizes) and hands them in. Only
-  // read here: the check run's outputs are downloaded elsewhere, so the
-  // prepared output keeps its never-written fill for the next variant (a
-  // copy of every buffer per variant was seconds of the tuner's time at
-  // p02's 1 GB).
   puzzles::RunBuffers made;
-  if (!prepared) made = puzzles::make_buffers(p, c.set, 0);
-  puzzles::RunBuffers& host = prepared ? *prepared : made;
+  if (!tuned) made = puzzles::make_buffers(p, c.set, 0);
+  puzzles::RunBuffers& host = tuned ? *tuned->buffers : made;
   std::vector<Arg> args = puzzles::launch_args(c.set, host);
-  auto ir = tl::build_ir(*p.solution, args);
+  std::shared_ptr<const ir::Kernel> built;
+  if (!tuned) built = tl::build_ir(*p.solution, args);
+  const ir::Kernel& ir = tuned ? *tuned->ir : *built;
   const Grid logical = puzzles::grid_for(c.set);
   const CodegenOptions cg = codegen_for(opt.codegen, c.set);
-  LoweredKernel lowered = lower(*ir, cg);
-  if (timed_sources && !timed_sources->insert(std::hash<std::string>{}(lowered.source + c.set.blocks.str())).second)
+  LoweredKernel made_lowered;
+  if (!tuned) made_lowered = lower(ir, cg);
+  const LoweredKernel& lowered = tuned ? *tuned->lowered : made_lowered;
+  if (tuned && !tuned->timed_sources->insert(std::hash<std::string>{}(lowered.source + c.set.blocks.str())).second)
     throw SameKernelAsBefore{};
   Cubin cubin = compile_cubin(lowered, opt.compile, opt.cache);
   r.cuda_kernel = lowered.name;
@@ -127,10 +136,10 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   // NVRTC's time with the cache bypassed, and once from IR to cubin with
   // the cache warm.
   if (opt.measure_compile) {
-    r.nvrtc_s = median_nvrtc_seconds(*ir, cg, opt.compile);
+    r.nvrtc_s = median_nvrtc_seconds(ir, cg, opt.compile);
     if (opt.cache && opt.cache->enabled()) {
       const auto t0 = std::chrono::steady_clock::now();
-      (void)compile_cubin(lower(*ir, cg), opt.compile, opt.cache);
+      (void)compile_cubin(lower(ir, cg), opt.compile, opt.cache);
       r.cache_hit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
   }
@@ -169,7 +178,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   for (const Buffer& b : host.extra_outputs) extra_outputs.emplace_back(d, b.size_bytes(), "output " + b.name() + " of " + lowered.name);
   std::vector<KernelArgs> kargs;
   for (int i = 0; i < r.copies; ++i)
-    kargs.emplace_back(*ir, lowered, args, [&](Buffer* b) {
+    kargs.emplace_back(ir, lowered, args, [&](Buffer* b) {
       if (b == &host.output) return output.ptr();
       for (size_t j = 0; j < host.extra_outputs.size(); ++j)
         if (b == &host.extra_outputs[j]) return extra_outputs[j].ptr();
@@ -187,7 +196,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   launch(d, k, grid, kargs[0]);
   r.config.clusters = kargs[0].clusters();
   synchronize(d, lowered.name);
-  Buffer& result = check_output ? *check_output : host.output;
+  Buffer& result = tuned ? *tuned->check_output : host.output;
   if (result.size_bytes() != host.output.size_bytes()) throw std::logic_error("run_case: check output of another size");
   output.download(result.data(), result.size_bytes());
   std::vector<Buffer> extra_results = host.extra_outputs;  // small (E2's scales and minima)
@@ -331,27 +340,34 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
             o.codegen.persistent_interleave = persistent == 2 ? 2 : 1;
             options.push_back(o);
           }
+    // Each variant lowered once; one the code generator refuses (too much
+    // shared memory for its stages, say) is skipped.
+    std::vector<std::optional<LoweredKernel>> lowered(options.size());
+    for (size_t i = 0; i < options.size(); ++i) {
+      try {
+        lowered[i] = lower(*ir, codegen_for(options[i].codegen, bc.set));
+      } catch (const CodegenError&) {
+      }
+    }
     // NVRTC took most of a tuned bench's minutes, one variant after the
     // other; compiled here on every core first, the timing below finds
     // each variant's cubin in the cache (the timed runs stay one at a time).
     if (opt.cache && opt.cache->enabled()) {
       std::vector<CompileJob> jobs;
       std::set<size_t> sources;
-      for (const BenchOptions& o : options) {
-        try {
-          LoweredKernel lowered = lower(*ir, codegen_for(o.codegen, bc.set));
-          if (sources.insert(std::hash<std::string>{}(lowered.source)).second) jobs.push_back({std::move(lowered), o.compile});
-        } catch (const CodegenError&) {
-        }  // refused again, and skipped, by the timing loop
-      }
+      for (const std::optional<LoweredKernel>& k : lowered)
+        if (k && sources.insert(std::hash<std::string>{}(k->source)).second) jobs.push_back({*k, opt.compile});
       compile_in_parallel(jobs, *opt.cache);
     }
     Buffer output = prepared.output;  // each variant's check run lands here, in turn
-    for (const BenchOptions& o : options) {
+    for (size_t i = 0; i < options.size(); ++i) {
+      if (!lowered[i]) continue;
+      const BenchOptions& o = options[i];
       BenchResult v;
       v.bench = bc;
+      const VariantInputs inputs{&prepared, &output, ir.get(), &*lowered[i], &timed_sources};
       try {
-        run_case(d, ceil, o, v, &timed_sources, &prepared, &output);
+        run_case(d, ceil, o, v, &inputs);
       } catch (const CodegenError&) {
         continue;
       } catch (const SameKernelAsBefore&) {

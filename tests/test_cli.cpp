@@ -230,6 +230,9 @@ TEST_CASE("cli: compile --variant prints the CUDA of a bench case's other blocks
   check_usage_error("compile 11 --cuda --bench p11 --variant 2", "--variant 2: case 'p11' has block variants 1 to 1");
   check_usage_error("compile 11 --cuda --variant 1", "--variant needs --bench CASE");
   check_usage_error("compile 11 --cuda --bench p11 --wgmma --cluster", "--cluster needs --wgmma --tma");
+}
+
+TEST_CASE("cli: bench --groups-waited is refused without --warps and --wgmma (the tuner tries both forms)") {
   check_usage_error("bench --gpu --case p11 --groups-waited", "--groups-waited needs --warps and --wgmma");
   check_usage_error("bench --gpu --case p11 --warps 8 --groups-waited", "--groups-waited needs --warps and --wgmma");
 }
