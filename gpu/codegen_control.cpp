@@ -157,7 +157,10 @@ void Emitter::for_loop(const ir::Instr& in) {
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
   Pipeline* outer = active_;
   active_ = p;
-  if (p) p->published = false;
+  if (p) {
+    p->published = false;
+    p->reg_written.clear();
+  }
   block(*in.body);
   if (p) line(p->stage_var + " = " + p->stage_var + " + 1 == " + std::to_string(p->stages) + " ? 0 : " + p->stage_var + " + 1;");
   active_ = outer;

@@ -168,6 +168,10 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const bool k_inner = is_a || !tf32;
     const int64_t rows = is_a ? M : k_inner ? N : K, cols = is_a ? K : k_inner ? K : N;
     const Operand o{is_a ? "sa" : "sb", k_inner, cols + (k_inner ? 16 / elem : 8)};
+    if (p && p->wgmma) {
+      wgmma_from_registers(*p, x, is_a, o.base, wrote_registers);
+      return o;
+    }
     std::string where;
     if (p) {
       where = stage + " + " + std::to_string(p->reg_operands.at(x));
@@ -179,6 +183,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const std::string& var = o.base;
     const std::string ctype = tf32 ? "float" : cuda_register_type(d);
     line(ctype + "* " + var + " = reinterpret_cast<" + ctype + "*>(" + where + ");");
+    if (p && !p->reg_written.insert(x).second) return o;  // an earlier dot of this iteration wrote it
     TileLayout l = layout(x);
     std::string guard = owner_guard(l);
     if (!guard.empty()) open("if (" + guard + ")");
@@ -212,6 +217,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   } else if (!p->published) {
     publish_stage(*p);
   } else if (wrote_registers) {
+    if (p->wgmma) line("ts_fence_proxy_async();");  // generic-proxy stores, read by wgmma's async proxy
     line("__syncthreads();");
   }
 
@@ -253,6 +259,11 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     // fragment registers, which PTX forbids while their group is in flight.
     line("ts_wgmma_wait0();");
     for_slots(ld.slots, [&](const std::string& s) { line("ts_fence_operand(" + at(dst, s) + ");"); });
+    close();
+    return;
+  }
+  if (p && p->wgmma && !tf32) {
+    wgmma_16bit(in, *p, A.base, B.base);
     close();
     return;
   }
@@ -466,6 +477,118 @@ void Emitter::dot(const ir::Instr& in) {
   close();
 }
 
+// A 16-bit wgmma operand from registers (wgmma_fits), written to its stage
+// region as K-major core matrices: element (r, k) of its R rows (m of A, n
+// of B) at (r >> 3) * 8K + (k >> 3) * 64 + (r & 7) * 8 + (k & 7), the
+// layout of ts_wgmma_desc(LBO 128 bytes, SBO 16K bytes). Once an iteration.
+void Emitter::wgmma_from_registers(Pipeline& p, int x, bool is_a, const std::string& var, bool& wrote) {
+  const ir::Shape& xs = type(x).shape;
+  const int64_t R = is_a ? xs[0] : xs[1], K = is_a ? xs[1] : xs[0];
+  const std::string stage = "ts_smem + ts_pipe + " + p.stage_var + " * " + std::to_string(p.stage_bytes);
+  line("unsigned short* " + var + " = reinterpret_cast<unsigned short*>(" + stage + " + " +
+       std::to_string(p.reg_operands.at(x)) + ");");
+  if (!p.reg_written.insert(x).second) return;  // an earlier dot of this iteration wrote it
+  wrote = true;
+  const std::string as_bits = type(x).dtype == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
+  const TileLayout l = layout(x);
+  uses_tid_ = true;
+  if (!is_a && !l.mma && !l.replicated() && l.threads == R && l.slots == K) {
+    // Striped with one thread a column: thread t holds B's row n = t, its
+    // slot k element k, so 8 neighbours along k are one 16-byte store
+    // (a warp's 32 stores fill 4 x 128 contiguous bytes: no bank conflict).
+    for (int64_t c = 0; c < K / 8; ++c) {
+      std::string words;
+      for (int64_t w = 0; w < 4; ++w)
+        words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(8 * c + 2 * w)) + "), " + as_bits +
+                 at(x, std::to_string(8 * c + 2 * w + 1)) + "))";
+      line("*reinterpret_cast<ts_u4*>(" + var + " + (tid >> 3) * " + std::to_string(8 * K) + " + " + std::to_string(64 * c) +
+           " + (tid & 7) * 8) = ts_u4{" + words + "};");
+    }
+    return;
+  }
+  const std::string guard = owner_guard(l);
+  if (!guard.empty()) open("if (" + guard + ")");
+  for_slots(l.slots, [&](const std::string& sl) {
+    const std::string e = "(" + element(l, sl) + ")";
+    const std::string cols = std::to_string(xs[1]);
+    const std::string r = is_a ? e + " / " + cols : e + " % " + cols, k = is_a ? e + " % " + cols : e + " / " + cols;
+    line(var + "[((" + r + ") >> 3) * " + std::to_string(8 * K) + " + ((" + k + ") >> 3) * 64 + ((" + r + ") & 7) * 8 + ((" + k +
+         ") & 7)] = " + as_bits + at(x, sl) + ");");
+  });
+  if (!guard.empty()) close();
+}
+
+// A 16-bit dot by wgmma (m64nNk16, f32 accumulators in the layout tf32's
+// use): warpgroup g multiplies rows 64g..64g+63 of A by all of B. Each
+// operand by descriptor, as it sits in the stage:
+// - K-major core matrices (from registers, or a staged tile with k along
+//   its rows): a k16 step 256 bytes on, LBO 128, SBO 16K bytes;
+// - K-major rows of 128 bytes, 128-byte swizzled: a k16 step 32 bytes on;
+// - M- or N-major (k across the rows; the instruction's transpose bit),
+//   128-byte swizzled in columns of 64 (staged_offset): a k16 step 16 rows
+//   (2048 bytes) on, SBO 1024 between 8-row groups, LBO between columns;
+// - M- or N-major core matrices (8 k rows x 8 values along the row): a k16
+//   step 2 row groups on, LBO between them, SBO 128 between 8-value blocks.
+void Emitter::wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base) {
+  const int dst = in.dst;
+  const int64_t M = type(in.args[0]).shape[0], K = type(in.args[0]).shape[1], N = type(dst).shape.back();
+  struct Desc {
+    bool mn_major = false;
+    std::string at;                   // the start of warpgroup 0's rows, k step 0
+    int64_t k_step = 0, wg_step = 0;  // elements a k16 step and a warpgroup's 64 rows on
+    std::string tail;                 // the descriptor call's other arguments
+    bool swizzled = false;
+  };
+  auto describe = [&](int x, const std::string& base, int64_t rows) {
+    Desc dsc;
+    dsc.at = base;
+    bool transposed = false;
+    const StagedLoad* sl = staged_operand_in(p, x, &transposed);
+    if (!sl || sl->k_inner) {
+      dsc.swizzled = sl && sl->swizzle128;
+      dsc.k_step = dsc.swizzled ? 16 : 128;
+      dsc.wg_step = 64 * K;
+      dsc.tail = dsc.swizzled ? ")" : ", 128, " + std::to_string(16 * K) + ")";
+      return dsc;
+    }
+    dsc.mn_major = true;
+    dsc.swizzled = sl->swizzle128;
+    if (dsc.swizzled) {
+      dsc.k_step = 16 * 64;
+      dsc.wg_step = K * 64;  // the next 128-byte column
+      dsc.tail = ", " + std::to_string(K * 128) + ")";
+    } else {
+      dsc.k_step = 16 * rows;
+      dsc.wg_step = 8 * 64;
+      dsc.tail = ", " + std::to_string(16 * rows) + ", 128)";
+    }
+    return dsc;
+  };
+  const Desc A = describe(in.args[0], a_base, M), B = describe(in.args[1], b_base, N);
+  const bool bf16 = type(in.args[0]).dtype == DType::bf16;
+  wgmma16_helpers_.insert({N, bf16, A.mn_major, B.mn_major});
+  const std::string fn = std::string("ts_wgmma_") + (bf16 ? "bf16" : "f16") + "_n" + std::to_string(N) + "_" +
+                         (A.mn_major ? "t" : "n") + (B.mn_major ? "t" : "n");
+  auto call = [](const Desc& dsc, const std::string& offset) {
+    const std::string f = !dsc.swizzled ? "ts_wgmma_desc(" : dsc.mn_major ? "ts_wgmma_desc_sw128_mn(" : "ts_wgmma_desc_sw128(";
+    return f + dsc.at + " + " + offset + dsc.tail;
+  };
+  line("const int ts_wg = tid >> 7;");
+  line("ts_wgmma_fence();");
+  for (int64_t kk = 0; kk < K / 16; ++kk)
+    line(fn + "(" + name(dst) + ", " +
+         call(A, "ts_wg * " + std::to_string(A.wg_step) + " + " + std::to_string(A.k_step * kk)) + ", " +
+         call(B, std::to_string(B.k_step * kk)) + ");");
+  line("ts_wgmma_commit();");
+  if (p.wgmma_async) {
+    wgmma_group_done(p, in.args[2]);
+  } else {
+    line("ts_wgmma_wait0();");
+    const TileLayout ld = layout(dst);
+    for_slots(ld.slots, [&](const std::string& s) { line("ts_fence_operand(" + at(dst, s) + ");"); });
+  }
+}
+
 void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
   // After the body's last dot its own groups stay in flight and the
   // previous iteration's are retired, so their stage may take new copies.
@@ -515,6 +638,24 @@ std::string Emitter::wgmma_helpers() const {
     out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, const uint32_t* a, uint64_t b) {\n" +
            wgmma_asm(n, outs, true) + "}\n#else\nTS_INLINE void " + fn +
            "(float* d, const uint32_t* a, uint64_t b) { emu_wgmma_tf32_rs(d, a, b, " + std::to_string(n) + "); }\n#endif\n";
+  }
+  // 16-bit dots (wgmma_16bit): m64nNk16, the transpose bits in the name.
+  for (const auto& [n, bf16, ta, tb] : wgmma16_helpers_) {
+    const std::string type = bf16 ? "bf16" : "f16";
+    const std::string fn = "ts_wgmma_" + type + "_n" + std::to_string(n) + "_" + (ta ? "t" : "n") + (tb ? "t" : "n");
+    std::string regs, outs;
+    for (int64_t i = 0; i < n / 2; ++i) {
+      regs += (i ? ", %" : "%") + std::to_string(i);
+      outs += (i ? ", \"+f\"(d[" : "\"+f\"(d[") + std::to_string(i) + "])";
+    }
+    const std::string a = std::to_string(n / 2), b = std::to_string(n / 2 + 1), scale = std::to_string(n / 2 + 2);
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) {\n" +
+           "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + scale + ", 0;\\n" +
+           "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + type + "." + type + " {" + regs + "}, %" + a +
+           ", %" + b + ", p, 1, 1, " + (ta ? "1" : "0") + ", " + (tb ? "1" : "0") + ";\\n}\\n\"\n    : " + outs +
+           "\n    : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n#else\nTS_INLINE void " + fn +
+           "(float* d, uint64_t a, uint64_t b) { emu_wgmma_16(d, a, b, " + std::to_string(n) + ", " + (bf16 ? "true" : "false") +
+           ", " + (ta ? "true" : "false") + ", " + (tb ? "true" : "false") + "); }\n#endif\n";
   }
   // Fused pairs (Pipeline::wgmma_pairs): the first dot's accumulator holds
   // columns 0..N/2-1 of the wide result, the second's the rest.

@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "codegen.h"
@@ -209,13 +210,18 @@ class Emitter {
     int outer_axis = -1;      // its other non-unit axis (-1 for a 1-row tile)
     int64_t inner = 1, outer = 1, stride = 0;  // extents, and the shared row stride in elements
     int64_t offset = 0;       // byte offset of its region inside a stage
+    // k runs along its rows (its inner axis) for the dot that uses it
+    // first; else it is M- or N-major (a 16-bit wgmma operand by descriptor).
+    bool k_inner = true;
     // wgmma's K-major layout instead of padded rows: 8-row x 16-byte core
     // matrices, those along the row adjacent (128 bytes apart), 8-row groups
     // inner * elem / 16 * 128 bytes apart.
     bool core = false;
     // With `core`: rows of exactly 128 bytes in wgmma's 128-byte swizzle
     // instead: row r at r * 128, its 16-byte chunk c at (c ^ r % 8) * 16, in
-    // 1024-byte aligned regions. A quarter-warp's copies of one row then
+    // 1024-byte aligned regions. An M- or N-major 16-bit operand's longer
+    // rows are cut into such 128-byte columns, one after the other (atom j
+    // holds columns 64j..64j+63 of every row: wgmma's LBO apart). A quarter-warp's copies of one row then
     // hit 8 different bank groups (the unswizzled core matrices put them
     // 128 bytes apart: 8-way conflicts).
     bool swizzle128 = false;
@@ -234,6 +240,7 @@ class Emitter {
     const ir::Instr* loop = nullptr;
     std::vector<StagedLoad> loads;
     std::map<int, int64_t> reg_operands;  // dot operands staged from registers: region offset
+    std::set<int> reg_written;  // the reg_operands this iteration already wrote (one copy for every dot)
     std::vector<const ir::Instr*> prefetched;  // other loads of the body, read one iteration ahead into registers
     std::vector<char> in_body;  // per register: defined inside the loop's body
     int64_t stage_bytes = 0;
@@ -289,6 +296,10 @@ class Emitter {
     int64_t empty_offset = 0;
     std::string empty_phase_var;
   };
+  // 16-bit wgmma (codegen_dot.cpp): an operand from registers into its
+  // stage region, and the dot by descriptors.
+  void wgmma_from_registers(Pipeline& p, int x, bool is_a, const std::string& var, bool& wrote);
+  void wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base);
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);
   // The copies of the iteration `ahead` on, if the loop runs it, and their commit.
@@ -340,6 +351,8 @@ class Emitter {
   std::set<int64_t> wgmma_widths_;  // the N of each wgmma helper the kernel needs
   std::set<int64_t> wgmma_rs_widths_;  // the same for A from registers (Pipeline::wgmma_transposed)
   std::set<int64_t> wgmma_pair_widths_;  // the same for fused pairs (twice one dot's N)
+  // 16-bit wgmma helpers: (N, bf16 rather than f16, A M-major, B N-major).
+  std::set<std::tuple<int64_t, bool, bool, bool>> wgmma16_helpers_;
   // The wgmma helpers those widths need (codegen_dot.cpp), for the source's head.
   std::string wgmma_helpers() const;
   // Whether dots x and then y of p's body can run as one wgmma (Pipeline::wgmma_pairs).

@@ -12,9 +12,14 @@ namespace tl::gpu::detail {
 std::string Emitter::staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const {
   if (!s.core) return "(" + row + ") * " + std::to_string(s.stride) + " + " + col;
   const int64_t V = 16 / byte_size(type(s.reg).dtype);
-  if (s.swizzle128)  // `col` is a multiple of V: the chunk moves, its lanes stay together
+  const int64_t atom = 8 * V;  // elements in a 128-byte row
+  if (s.swizzle128 && s.inner == atom)  // `col` is a multiple of V: the chunk moves, its lanes stay together
     return "(" + row + ") * " + std::to_string(s.inner) + " + (((" + col + ") / " + std::to_string(V) + ") ^ ((" + row +
            ") & 7)) * " + std::to_string(V);
+  if (s.swizzle128)  // 128-byte columns of every row, one atom after another
+    return "(" + col + ") / " + std::to_string(atom) + " * " + std::to_string(s.outer * atom) + " + (" + row + ") * " +
+           std::to_string(atom) + " + ((((" + col + ") % " + std::to_string(atom) + ") / " + std::to_string(V) + ") ^ ((" +
+           row + ") & 7)) * " + std::to_string(V);
   return "((" + row + ") >> 3) * " + std::to_string(s.inner * 8) + " + (" + col + ") / " + std::to_string(V) + " * " +
          std::to_string(8 * V) + " + ((" + row + ") & 7) * " + std::to_string(V);
 }

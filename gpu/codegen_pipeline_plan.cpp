@@ -286,6 +286,7 @@ void Emitter::plan_pipelines() {
       const int64_t elem = byte_size(type(s->reg).dtype);
       const int64_t pad = elem == 4 ? (k_inner ? 4 : 8) : 8;
       s->stride = s->inner + pad;
+      s->k_inner = k_inner;
       s->offset = p.stage_bytes;
       p.stage_bytes += (s->outer * s->stride * elem + 15) / 16 * 16;
       skipped_[s->reg] = 1;
@@ -330,11 +331,21 @@ void Emitter::plan_pipelines() {
           continue;
         }
         s.core = true;
-        s.swizzle128 = s.inner * byte_size(type(s.reg).dtype) == 128;
+        const int64_t row_bytes = s.inner * byte_size(type(s.reg).dtype);
+        const bool half = byte_size(type(s.reg).dtype) == 2;
+        s.swizzle128 = row_bytes == 128 || (half && !s.k_inner && row_bytes % 128 == 0);
         any_swizzle |= s.swizzle128;
         if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
         s.offset = p.stage_bytes;
         p.stage_bytes += s.outer * s.inner * byte_size(type(s.reg).dtype);
+      }
+      // Operands from registers (16-bit only, wgmma_fits): K-major core
+      // matrices, the layout their writers fill with one 16-byte store per
+      // 8 values along k (dot_mma_fragments).
+      for (auto& [x, offset] : p.reg_operands) {
+        offset = p.stage_bytes;
+        const ir::Shape& xs = type(x).shape;
+        p.stage_bytes += xs[xs.size() - 2] * xs.back() * byte_size(type(x).dtype);
       }
       if (any_swizzle) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
       swizzled_stages_ |= any_swizzle;
@@ -460,24 +471,37 @@ void Emitter::plan_pipelines() {
 }
 
 bool Emitter::wgmma_fits(const Pipeline& p) const {
-  if (!p.reg_operands.empty()) return false;
   bool any = false;
   for (const ir::Instr& in : p.loop->body->instrs) {
     if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) continue;
     any = true;
     const ir::Shape& as = type(in.args[0]).shape;
-    if (as.size() != 2 || type(in.args[0]).dtype != DType::f32 || in.precision != ir::Precision::tf32) return false;
+    const DType d = type(in.args[0]).dtype;
+    const bool tf32 = d == DType::f32 && in.precision == ir::Precision::tf32;
+    const bool half = d == DType::bf16 || d == DType::f16;
+    if (as.size() != 2 || !(tf32 || half)) return false;
     const TileLayout& l = layouts_[in.dst];
-    const int64_t N = type(in.dst).shape.back();
+    const int64_t N = type(in.dst).shape.back(), K = as.back();
     if (l.wm != threads_ / 32 || l.wn != 1 || l.tm != 1 || N % 8 != 0 || N > 256) return false;
+    if (half && K % 16 != 0) return false;
     for (size_t i = 0; i < 2; ++i) {
       const int x = in.args[i];
+      if (p.reg_operands.count(x)) {
+        // From registers into K-major core matrices: 16-bit only (a tf32
+        // operand's writers would round it; none is needed so far).
+        if (!half || type(x).shape[0] % 8 != 0 || type(x).shape[1] % 8 != 0) return false;
+        continue;
+      }
       bool transposed = false;
       const StagedLoad* sl = staged_operand_in(p, x, &transposed);
       if (!sl || sl->outer % 8 != 0) return false;
       const size_t k_axis = i == 0 ? 1 : 0;
       const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
-      if (sl->inner_axis != k_in_load) return false;  // tf32 wgmma reads K-major operands only
+      // tf32 wgmma reads K-major operands only; 16-bit ones either way
+      // (the instruction's transpose bits), each as its first use staged it.
+      if (tf32 && sl->inner_axis != k_in_load) return false;
+      if (half && (sl->inner_axis == k_in_load) != sl->k_inner) return false;
+      if (half && !sl->k_inner && sl->inner % 8 != 0) return false;
     }
   }
   return any;
@@ -519,6 +543,7 @@ std::optional<int> Emitter::wgmma_transposed_b(const Pipeline& p) const {
 
 bool Emitter::wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const {
   if (x.args[0] != y.args[0] || !(layouts_[x.dst] == layouts_[y.dst])) return false;
+  if (type(x.args[0]).dtype != DType::f32) return false;  // the fused helpers are tf32's
   bool xt = false, yt = false, at = false;
   const StagedLoad* a = staged_operand_in(p, x.args[0], &at);
   const StagedLoad* bx = staged_operand_in(p, x.args[1], &xt);

@@ -84,6 +84,9 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   const ir::Instr& ld = *s.load;
   const ir::Shape& tile = type(s.reg).shape;
   if (!ld.has_mask || !ld.shape_dims.empty() || s.outer_axis < 0 || !s.swizzle128) return std::nullopt;
+  // One box a tile: rows of one 128-byte swizzle atom (wider M- or N-major
+  // tiles would take a box per atom).
+  if (s.inner * byte_size(type(s.reg).dtype) != 128) return std::nullopt;
   if (s.inner > 256 || s.outer > 256) return std::nullopt;  // TMA boxes: at most 256 a side
 
   // Follows broadcasts, reshapes that add or drop unit axes, and copies;

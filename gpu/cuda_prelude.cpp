@@ -309,6 +309,13 @@ TS_INLINE uint64_t ts_wgmma_desc_sw128(const void* p) {
   const uint64_t a = static_cast<uint64_t>(__cvta_generic_to_shared(p));
   return ((a & 0x3ffff) >> 4) | (uint64_t{1} << 16) | (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
 }
+// An M- or N-major 16-bit operand in 128-byte swizzled columns of 64
+// values (staged_offset): 8-row groups (k) 1024 bytes apart (SBO), columns
+// LBO apart.
+TS_INLINE uint64_t ts_wgmma_desc_sw128_mn(const void* p, unsigned lbo) {
+  const uint64_t a = static_cast<uint64_t>(__cvta_generic_to_shared(p));
+  return ((a & 0x3ffff) >> 4) | (static_cast<uint64_t>(lbo >> 4) << 16) | (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
+}
 TS_INLINE void ts_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TS_INLINE void ts_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 TS_INLINE void ts_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }

@@ -76,6 +76,10 @@ inline uint64_t ts_wgmma_desc_sw128(const void* p) {
   const uint64_t a = static_cast<uint64_t>(static_cast<const unsigned char*>(p) - ts_smem);
   return ((a & 0x3ffff) >> 4) | (uint64_t{1} << 16) | (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
 }
+inline uint64_t ts_wgmma_desc_sw128_mn(const void* p, unsigned lbo) {
+  const uint64_t a = static_cast<uint64_t>(static_cast<const unsigned char*>(p) - ts_smem);
+  return ((a & 0x3ffff) >> 4) | (static_cast<uint64_t>(lbo >> 4) << 16) | (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
+}
 inline void ts_wgmma_fence() {}
 inline void ts_wgmma_commit() {}
 inline void ts_wgmma_wait0() {}
@@ -109,6 +113,45 @@ inline void emu_wgmma_tf32(float* d, uint64_t da, uint64_t db, int n) {
       const unsigned row = 16 * w + g + (c >= 2 ? 8 : 0), col = 8 * j + 2 * q + (c & 1);
       float acc = d[4 * j + c];
       for (unsigned k = 0; k < 8; ++k) acc += emu_desc_tf32(da, row, k) * emu_desc_tf32(db, col, k);
+      d[4 * j + c] = acc;
+    }
+}
+// Element (mn, k) of a 16-bit operand (mn: m of A, n of B), by the
+// canonical layouts of PTX's wgmma descriptors, offsets in bytes:
+// - K-major, no swizzle: core matrices of 8 rows x 16 bytes (8 k), LBO
+//   apart along k, SBO between 8-row groups;
+// - K-major, 128-byte swizzle: rows 128 bytes apart, 8-row groups SBO apart;
+// - M/N-major (the transpose bit), no swizzle: core matrices of 8 k rows x
+//   16 bytes (8 values along mn), SBO apart along mn, LBO between 8-k groups;
+// - M/N-major, 128-byte swizzle: rows of 64 values (one k each) 128 bytes
+//   apart, 8-k groups SBO apart, the next 64 values LBO on;
+// the swizzles XOR the 16-byte chunk (address bits 4-6) with bits 7-9.
+inline float emu_desc_16(uint64_t desc, unsigned mn, unsigned k, bool mn_major, bool bf16) {
+  const uint64_t start = (desc & 0x3fff) << 4, lbo = ((desc >> 16) & 0x3fff) << 4, sbo = ((desc >> 32) & 0x3fff) << 4;
+  const unsigned mode = static_cast<unsigned>(desc >> 62);
+  if (mode > 1) {
+    std::fprintf(stderr, "wgmma emulation: swizzle mode %u not modelled\n", mode);
+    std::abort();
+  }
+  uint64_t at = 0;
+  if (!mn_major)
+    at = mode == 0 ? start + mn / 8 * sbo + k / 8 * lbo + mn % 8 * 16 + k % 8 * 2 : start + mn / 8 * sbo + mn % 8 * 128 + k * 2;
+  else
+    at = mode == 0 ? start + mn / 8 * sbo + k / 8 * lbo + k % 8 * 16 + mn % 8 * 2
+                   : start + mn / 64 * lbo + k / 8 * sbo + k % 8 * 128 + mn % 64 * 2;
+  if (mode == 1) at ^= ((at >> 7) & 7) << 4;
+  uint16_t h;
+  std::memcpy(&h, ts_smem + at, 2);
+  return bf16 ? std::bit_cast<float>(static_cast<uint32_t>(h) << 16) : __half2float(std::bit_cast<__half>(h));
+}
+inline void emu_wgmma_16(float* d, uint64_t da, uint64_t db, int n, bool bf16, bool a_mn_major, bool b_mn_major) {
+  const unsigned t = threadIdx.x, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;
+  for (int j = 0; j < n / 8; ++j)
+    for (int c = 0; c < 4; ++c) {
+      const unsigned row = 16 * w + g + (c >= 2 ? 8 : 0), col = 8 * j + 2 * q + (c & 1);
+      float acc = d[4 * j + c];
+      for (unsigned k = 0; k < 16; ++k)
+        acc += emu_desc_16(da, row, k, a_mn_major, bf16) * emu_desc_16(db, col, k, b_mn_major, bf16);
       d[4 * j + c] = acc;
     }
 }

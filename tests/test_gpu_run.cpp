@@ -29,6 +29,7 @@
 #include "inputs.h"
 #include "puzzle_launch.h"
 #include "registry.h"
+#include "wgmma16_cases.h"
 
 namespace {
 
@@ -247,6 +248,31 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
       const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
       REQUIRE(lowered.source.find("ts_wgmma_tf32_rs_n") != std::string::npos);
+      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
+    });
+  }
+}
+
+// 16-bit wgmma on the hardware at the forms the emulated tests run
+// (test_gpu_wgmma16.cpp): the descriptors' M- and N-major readings and
+// swizzles, and E4's X from registers; memcheck runs it too.
+TEST_CASE("GPU: bf16 wgmma computes what the interpreter computes", "[gpu][run]") {
+  GPU_OR_SKIP(d);
+  if (d->device().arch() != "sm_90a") {
+    WARN("[SKIP] wgmma needs sm_90a, this GPU is " << d->device().arch());
+    return;
+  }
+  wgmma16_cases::check_layout_forms([&](const tl::ir::Kernel& ir, const tl::gpu::LoweredKernel& k, tl::Grid grid,
+                                        const std::vector<tl::Arg>& args) {
+    tl::gpu::run_on_device(*d, load_for(*d, k), ir, grid, args);
+  });
+  for (auto [bn, bk, rows, split, stages, in_flight] : wgmma16_cases::e4_forms) {
+    const tl::gpu::BenchCase c = wgmma16_cases::e4_rows_at(128, bn, bk, rows, split);
+    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages << ", in flight "
+                       << in_flight);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, wgmma16_cases::wgmma_at(8, stages, in_flight));
+      REQUIRE(lowered.source.find("ts_wgmma_bf16_n") != std::string::npos);
       tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
     });
   }

@@ -1,0 +1,78 @@
+// 16-bit (bf16, f16) dots by wgmma (CodegenOptions::wgmma): operands M- or
+// N-major by the instruction's transpose bits, 128-byte swizzled in columns
+// of 64 values or in core matrices, and an operand computed in registers
+// (E4's dequantized X) written to its stage as K-major core matrices. What
+// the generated code looks like and that NVRTC takes it (CI has no GPU);
+// what it computes, by the host emulation of the descriptors
+// (gpu_host_emu_tensor_cores.h) against the interpreter. The GPU confirms
+// the emulation's reading of the descriptors (test_gpu_run.cpp).
+#ifdef TILESCOPE_HAVE_GPU
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "codegen.h"
+#include "dot_cases.h"
+#include "gpu_host_runner.h"
+#include "harness.h"
+#include "nvrtc_compiler.h"
+#include "wgmma16_cases.h"
+
+namespace {
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+std::string body_of(const std::string& source) { return source.substr(source.find("__global__")); }
+
+}  // namespace
+
+using wgmma16_cases::e4_rows_at;
+using wgmma16_cases::wgmma_at;
+
+TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the stage", "[gpu][codegen]") {
+  const tl::gpu::BenchCase c = e4_rows_at(128, 256, 32, 1, 3);
+  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+  auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, wgmma_at(8));
+  const std::string body = body_of(k.source);
+  // A = dY^T: dY's [32, 128] tile in two 128-byte swizzled columns of 64
+  // rows of dW (warpgroup g's), 4096 bytes apart; B = X from registers, one
+  // 16-byte store per 8 values along k, in K-major core matrices.
+  CHECK(has(k.source, "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0,"));
+  CHECK(has(k.source, "}, %128, %129, p, 1, 1, 1, 0;"));
+  CHECK(has(body, "ts_wgmma_bf16_n256_tn(r"));
+  CHECK(has(body, "ts_wgmma_desc_sw128_mn(sa + ts_wg * 2048 + 1024, 4096), ts_wgmma_desc(sb + 128, 128, 512));"));
+  CHECK(has(body, "*reinterpret_cast<ts_u4*>(sb + (tid >> 3) * 256 + 64 + (tid & 7) * 8) = ts_u4{ts_pack2("));
+  CHECK(has(body, "(ts_i) / 64 * 2048 + (ts_o) * 64 + ((((ts_i) % 64) / 8) ^ ((ts_o) & 7)) * 8;"));
+  CHECK(body.find("ts_fence_proxy_async();") > body.find("*reinterpret_cast<ts_u4*>(sb"));
+  CHECK(has(body, "ts_wgmma_wait<1>();"));
+  CHECK_FALSE(has(body, "ts_mma_bf16(&r"));
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+  // Without wgmma, or at 4 warps (a warpgroup per 64 of the dot's 128
+  // rows needs 8): mma.sync as before.
+  tl::gpu::CodegenOptions off = wgmma_at(8);
+  off.wgmma = false;
+  CHECK(has(tl::gpu::lower(*ir, off).source, "ts_mma_bf16(&r"));
+  CHECK_FALSE(has(tl::gpu::lower(*ir, wgmma_at(4)).source, "ts_wgmma_bf16"));
+}
+
+TEST_CASE("emulated: E4 by bf16 wgmma computes what the interpreter computes", "[gpu][emulated]") {
+  for (auto [bn, bk, rows, split, stages, in_flight] : wgmma16_cases::e4_forms) {
+    const tl::gpu::BenchCase c = e4_rows_at(128, bn, bk, rows, split);
+    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages << ", in flight "
+                       << in_flight);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma_at(8, stages, in_flight));
+      REQUIRE(has(k.source, "ts_wgmma_bf16_n" + std::to_string(bn) + "_tn(r"));
+      gpu_host::HostKernel(ir, k).run(grid, args);
+    });
+  }
+}
+
+TEST_CASE("emulated: bf16 wgmma reads K-, M- and N-major operands in every layout", "[gpu][emulated]") {
+  wgmma16_cases::check_layout_forms([](const tl::ir::Kernel& ir, const tl::gpu::LoweredKernel& k, tl::Grid grid,
+                                       const std::vector<tl::Arg>& args) { gpu_host::HostKernel(ir, k).run(grid, args); });
+}
+
+#endif  // TILESCOPE_HAVE_GPU

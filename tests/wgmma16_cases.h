@@ -1,0 +1,114 @@
+// 16-bit wgmma forms the emulated tests (test_gpu_wgmma16.cpp) and the GPU
+// tests (test_gpu_run.cpp) both run: E4's rows kernel at wgmma's blocks, and
+// a bf16 tile dot with its operands in every layout the code generator
+// stages them in.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bench_cases.h"
+#include "codegen.h"
+#include "dot_cases.h"
+#include "gpu_compare.h"
+#include "harness.h"
+#include "tl.h"
+
+namespace wgmma16_cases {
+
+// e4_rows at the given blocks on a small problem with tails: K not a
+// multiple of the K slices, COUT not of BM.
+inline tl::gpu::BenchCase e4_rows_at(int64_t bm, int64_t bn, int64_t bk, int64_t row_blocks, int64_t split_k,
+                                     int64_t k = 300, int64_t cout = 200, int64_t cin = 512) {
+  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
+    if (c.name == "e4_rows") {
+      c.set.sizes = {{"K", k}, {"COUT", cout}, {"CIN", cin}};
+      c.set.blocks = {{"BM", bm}, {"BN", bn}, {"BK", bk}, {"ROW_BLOCKS", row_blocks}, {"SPLIT_K", split_k}};
+      return c;
+    }
+  FAIL("no bench case e4_rows");
+  return {};
+}
+
+inline tl::gpu::CodegenOptions wgmma_at(int warps, int stages = 0, bool in_flight = true) {
+  tl::gpu::CodegenOptions cg;
+  cg.wgmma = true;
+  cg.num_warps = warps;
+  cg.num_stages = stages;
+  cg.wgmma_in_flight = in_flight;
+  return cg;
+}
+
+// E4 rows at 8 warps: (BN, BK, ROW_BLOCKS, SPLIT_K, stages, in flight).
+// BN = 256: X written a thread a column (16-byte stores); BN = 128 with
+// two row blocks: element by element, once for both dots. Stages: the
+// default, three, two (each group waited for at once), and waited for.
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int, bool>> e4_forms = {
+    {256, 32, 1, 3, 0, true}, {256, 64, 1, 2, 3, true}, {256, 32, 1, 2, 2, true}, {256, 32, 1, 3, 4, false},
+    {128, 32, 2, 2, 0, true}};
+
+// C = A @ B in bf16 over BM x BN x BK tiles; A read as [M, K] (K-major)
+// or, with A_M_MAJOR, as the transpose of At [K, M] (M-major); B [K, N]
+// always has n along its rows (N-major).
+inline void bf16_dot_kernel(tl::Ptr A, tl::Ptr At, tl::Ptr B, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K, tl::Const BM,
+                            tl::Const BN, tl::Const BK, tl::Const A_M_MAJOR) {
+  auto rows = tl::program_id(0) * BM + tl::arange(0, BM);
+  auto cols = tl::program_id(1) * BN + tl::arange(0, BN);
+  auto acc = tl::zeros({BM, BN}, tl::f32);
+  for (auto k : tl::range(0, K, BK)) {
+    auto ks = k + tl::arange(0, BK);
+    auto a = A_M_MAJOR ? tl::trans(tl::load(At + ks.col() * M + rows.row(), (ks < K).col() & (rows < M).row(), 0.0f))
+                       : tl::load(A + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f);
+    auto b = tl::load(B + ks.col() * N + cols.row(), (ks < K).col() & (cols < N).row(), 0.0f);
+    acc = tl::dot(a, b, acc);
+  }
+  tl::store(C + rows.col() * N + cols.row(), acc, (rows < M).col() & (cols < N).row());
+}
+inline const tl::KernelDef bf16_dot("bf16_dot", &bf16_dot_kernel);
+
+// (BN, BK, A M-major, the helper's suffix) at 4 warps: B N-major at BN = 32
+// (64-byte rows: core matrices), 64 (one swizzled column) and 128 (two); A
+// K-major at BK = 32 (core matrices) and 64 (rows of 128 bytes, swizzled),
+// or M-major.
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, const char*>> layout_forms = {
+    {32, 32, 0, "_nt(r"}, {64, 64, 0, "_nt(r"}, {128, 32, 1, "_tt(r"}, {64, 32, 1, "_tt(r"}};
+
+// bf16_dot at each layout form, M, N and K with tails: the interpreter,
+// then `run(ir, lowered, grid, args)` from the same inputs, compared.
+template <class Run>
+void check_layout_forms(Run run) {
+  const int64_t M = 70, N = 150, K = 100;
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  auto bf16 = [](float f) { return static_cast<uint16_t>(std::bit_cast<uint32_t>(f) >> 16); };
+  tl::Buffer A("A", tl::DType::bf16, {M, K}), At("At", tl::DType::bf16, {K, M}), B("B", tl::DType::bf16, {K, N});
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k < K; ++k) A.as<uint16_t>()[m * K + k] = At.as<uint16_t>()[k * M + m] = bf16(value(gen));
+  for (int64_t i = 0; i < K * N; ++i) B.as<uint16_t>()[i] = bf16(value(gen));
+  const tl::Buffer C("C", tl::DType::f32, {M, N});
+  for (auto [bn, bk, a_m_major, suffix] : layout_forms) {
+    INFO("BN " << bn << ", BK " << bk << (a_m_major ? ", A M-major" : ", A K-major"));
+    std::vector<tl::Buffer> ib = {A, At, B, C}, rb = ib;
+    auto bind = [&](std::vector<tl::Buffer>& b) {
+      return std::vector<tl::Arg>{b[0], b[1], b[2], b[3], tl::Arg(M), tl::Arg(N), tl::Arg(K), tl::Arg(int64_t{64}),
+                                  tl::Arg(int64_t{bn}), tl::Arg(int64_t{bk}), tl::Arg(int64_t{a_m_major})};
+    };
+    const tl::Grid grid{(M + 63) / 64, (N + bn - 1) / bn, 1};
+    tl::run(bf16_dot, grid, bind(ib));
+    const std::vector<tl::Arg> args = bind(rb);
+    auto ir = tl::build_ir(bf16_dot, args);
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, wgmma_at(4));
+    REQUIRE(k.source.find("ts_wgmma_bf16_n" + std::to_string(bn) + suffix) != std::string::npos);
+    run(*ir, k, grid, args);
+    const tl::gpu::BufferDiff d = tl::gpu::diff_buffers(ib[3], rb[3], tl::gpu::tolerance_for(*ir, tl::DType::f32));
+    INFO(d.str());
+    CHECK(d.pass);
+  }
+}
+
+}  // namespace wgmma16_cases
