@@ -483,7 +483,7 @@ void Emitter::dot(const ir::Instr& in) {
 // layout of ts_wgmma_desc(LBO 128 bytes, SBO 16K bytes). Once an iteration.
 void Emitter::wgmma_from_registers(Pipeline& p, int x, bool is_a, const std::string& var, bool& wrote) {
   const ir::Shape& xs = type(x).shape;
-  const int64_t R = is_a ? xs[0] : xs[1], K = is_a ? xs[1] : xs[0];
+  const int64_t K = is_a ? xs[1] : xs[0];
   const std::string stage = "ts_smem + ts_pipe + " + p.stage_var + " * " + std::to_string(p.stage_bytes);
   line("unsigned short* " + var + " = reinterpret_cast<unsigned short*>(" + stage + " + " +
        std::to_string(p.reg_operands.at(x)) + ");");
@@ -492,7 +492,7 @@ void Emitter::wgmma_from_registers(Pipeline& p, int x, bool is_a, const std::str
   const std::string as_bits = type(x).dtype == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
   const TileLayout l = layout(x);
   uses_tid_ = true;
-  if (!is_a && !l.mma && !l.replicated() && l.threads == R && l.slots == K) {
+  if (!is_a && one_column_a_thread(x)) {
     // Striped with one thread a column: thread t holds B's row n = t, its
     // slot k element k, so 8 neighbours along k are one 16-byte store
     // (a warp's 32 stores fill 4 x 128 contiguous bytes: no bank conflict).
@@ -508,14 +508,26 @@ void Emitter::wgmma_from_registers(Pipeline& p, int x, bool is_a, const std::str
   }
   const std::string guard = owner_guard(l);
   if (!guard.empty()) open("if (" + guard + ")");
+  const bool n_major = p.reg_n_major.count(x) > 0;
   for_slots(l.slots, [&](const std::string& sl) {
     const std::string e = "(" + element(l, sl) + ")";
     const std::string cols = std::to_string(xs[1]);
     const std::string r = is_a ? e + " / " + cols : e + " % " + cols, k = is_a ? e + " % " + cols : e + " / " + cols;
-    line(var + "[((" + r + ") >> 3) * " + std::to_string(8 * K) + " + ((" + k + ") >> 3) * 64 + ((" + r + ") & 7) * 8 + ((" + k +
-         ") & 7)] = " + as_bits + at(x, sl) + ");");
+    // N-major: element (k, n) at (n / 64) * 64K + k * 64 + ((n % 64 / 8) ^ (k & 7)) * 8 + n % 8.
+    const std::string place =
+        n_major ? "(" + r + ") / 64 * " + std::to_string(64 * K) + " + (" + k + ") * 64 + ((((" + r + ") & 63) >> 3) ^ ((" + k +
+                      ") & 7)) * 8 + ((" + r + ") & 7)"
+                : "((" + r + ") >> 3) * " + std::to_string(8 * K) + " + ((" + k + ") >> 3) * 64 + ((" + r + ") & 7) * 8 + ((" + k +
+                      ") & 7)";
+    line(var + "[" + place + "] = " + as_bits + at(x, sl) + ");");
   });
   if (!guard.empty()) close();
+}
+
+bool Emitter::one_column_a_thread(int x) const {
+  const ir::Shape& xs = type(x).shape;
+  const TileLayout l = layout(x);
+  return xs.size() == 2 && !l.mma && !l.replicated() && l.threads == xs[1] && l.slots == xs[0] && xs[0] % 8 == 0;
 }
 
 // A 16-bit dot by wgmma (m64nNk16, f32 accumulators in the layout tf32's
@@ -544,6 +556,12 @@ void Emitter::wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a
     dsc.at = base;
     bool transposed = false;
     const StagedLoad* sl = staged_operand_in(p, x, &transposed);
+    if (p.reg_n_major.count(x)) {  // from registers, N-major in swizzled columns (wgmma_from_registers)
+      dsc.mn_major = dsc.swizzled = true;
+      dsc.k_step = 16 * 64;
+      dsc.tail = ", " + std::to_string(K * 128) + ")";
+      return dsc;
+    }
     if (!sl || sl->k_inner) {
       dsc.swizzled = sl && sl->swizzle128;
       dsc.k_step = dsc.swizzled ? 16 : 128;

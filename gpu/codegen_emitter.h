@@ -241,6 +241,9 @@ class Emitter {
     std::vector<StagedLoad> loads;
     std::map<int, int64_t> reg_operands;  // dot operands staged from registers: region offset
     std::set<int> reg_written;  // the reg_operands this iteration already wrote (one copy for every dot)
+    // With wgmma: reg_operands written N-major, 128-byte swizzled in columns
+    // of 64 (staged_offset's layout) rather than as K-major core matrices.
+    std::set<int> reg_n_major;
     std::vector<const ir::Instr*> prefetched;  // other loads of the body, read one iteration ahead into registers
     std::vector<char> in_body;  // per register: defined inside the loop's body
     int64_t stage_bytes = 0;
@@ -299,6 +302,9 @@ class Emitter {
   // 16-bit wgmma (codegen_dot.cpp): an operand from registers into its
   // stage region, and the dot by descriptors.
   void wgmma_from_registers(Pipeline& p, int x, bool is_a, const std::string& var, bool& wrote);
+  // Whether a thread of x's layout holds one whole column of K values (a
+  // B operand written K-major by 16-byte stores).
+  bool one_column_a_thread(int x) const;
   void wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base);
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);

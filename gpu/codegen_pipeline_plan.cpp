@@ -342,9 +342,21 @@ void Emitter::plan_pipelines() {
       // Operands from registers (16-bit only, wgmma_fits): K-major core
       // matrices, the layout their writers fill with one 16-byte store per
       // 8 values along k (dot_mma_fragments).
+      // B operands whose threads hold neighbouring columns (lanes along n)
+      // go N-major instead, where a warp's 2-byte stores of one k row are 64
+      // contiguous bytes (K-major core matrices put them 16 bytes apart:
+      // 4-way bank conflicts).
       for (auto& [x, offset] : p.reg_operands) {
-        offset = p.stage_bytes;
         const ir::Shape& xs = type(x).shape;
+        bool only_b = true;
+        for (const ir::Instr& in : body.instrs)
+          if (in.op == ir::Op::Dot && in.args[0] == x) only_b = false;
+        if (only_b && xs.back() % 64 == 0 && !one_column_a_thread(x)) {
+          p.reg_n_major.insert(x);
+          p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
+          any_swizzle = true;
+        }
+        offset = p.stage_bytes;
         p.stage_bytes += xs[xs.size() - 2] * xs.back() * byte_size(type(x).dtype);
       }
       if (any_swizzle) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;

@@ -266,13 +266,13 @@ TEST_CASE("GPU: bf16 wgmma computes what the interpreter computes", "[gpu][run]"
                                         const std::vector<tl::Arg>& args) {
     tl::gpu::run_on_device(*d, load_for(*d, k), ir, grid, args);
   });
-  for (auto [bn, bk, rows, split, stages, in_flight] : wgmma16_cases::e4_forms) {
+  for (auto [bn, bk, rows, split, stages, in_flight, suffix] : wgmma16_cases::e4_forms) {
     const tl::gpu::BenchCase c = wgmma16_cases::e4_rows_at(128, bn, bk, rows, split);
     INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages << ", in flight "
                        << in_flight);
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
       const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, wgmma16_cases::wgmma_at(8, stages, in_flight));
-      REQUIRE(lowered.source.find("ts_wgmma_bf16_n") != std::string::npos);
+      REQUIRE(lowered.source.find("ts_wgmma_bf16_n" + std::to_string(bn) + suffix) != std::string::npos);
       tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
     });
   }

@@ -49,6 +49,19 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   CHECK(has(body, "ts_wgmma_wait<1>();"));
   CHECK_FALSE(has(body, "ts_mma_bf16(&r"));
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+  // At BN = 128 a thread holds every other k of a column: X goes N-major in
+  // swizzled columns (a warp's stores of one k row are 64 contiguous
+  // bytes), written once for the two row blocks' dots.
+  const tl::gpu::BenchCase c2 = e4_rows_at(128, 128, 32, 2, 3);
+  puzzles::RunBuffers b2 = puzzles::make_buffers(*c2.puzzle, c2.set, 0);
+  const tl::gpu::LoweredKernel k2 = tl::gpu::lower(*tl::build_ir(*c2.puzzle->solution, puzzles::launch_args(c2.set, b2)), wgmma_at(8));
+  const std::string body2 = body_of(k2.source);
+  CHECK(has(body2, "ts_wgmma_desc_sw128_mn(sb + 1024, 4096));"));
+  CHECK(has(body2, ") / 64 * 2048 + ("));
+  CHECK(has(body2, "ts_wgmma_wait<2>();"));
+  const size_t first = body2.find("ts_wgmma_bf16_n128_tt(r"), second = body2.find("ts_wgmma_bf16_n128_tt(r", first + 1);
+  CHECK(body2.find("__bfloat16_as_ushort(", first) > body2.find("ts_wgmma_commit();", second));  // no second copy of X
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(k2.source, k2.name, tl::gpu::CompileOptions{}, ""));
   // Without wgmma, or at 4 warps (a warpgroup per 64 of the dot's 128
   // rows needs 8): mma.sync as before.
   tl::gpu::CodegenOptions off = wgmma_at(8);
@@ -58,13 +71,13 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
 }
 
 TEST_CASE("emulated: E4 by bf16 wgmma computes what the interpreter computes", "[gpu][emulated]") {
-  for (auto [bn, bk, rows, split, stages, in_flight] : wgmma16_cases::e4_forms) {
+  for (auto [bn, bk, rows, split, stages, in_flight, suffix] : wgmma16_cases::e4_forms) {
     const tl::gpu::BenchCase c = e4_rows_at(128, bn, bk, rows, split);
     INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages << ", in flight "
                        << in_flight);
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
       const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma_at(8, stages, in_flight));
-      REQUIRE(has(k.source, "ts_wgmma_bf16_n" + std::to_string(bn) + "_tn(r"));
+      REQUIRE(has(k.source, "ts_wgmma_bf16_n" + std::to_string(bn) + suffix));
       gpu_host::HostKernel(ir, k).run(grid, args);
     });
   }
