@@ -24,7 +24,7 @@ log "GPU test: exit $? $(tail -3 "$OUT/tests.log" | tr '\n' ' ')"
 
 AB="$OUT/ab.log"
 : > "$AB"
-for cfg in ${E4_CONFIGS:-"--stages 3" "--wgmma --variant 4" "--wgmma --variant 6" "--wgmma --variant 6 --stages 3" "--wgmma --variant 7"}; do
+for cfg in "--stages 3" "--wgmma --variant 4" "--wgmma --variant 6" "--wgmma --variant 6 --stages 3" "--wgmma --variant 7"; do
   echo "=== e4_rows_k100864 --warps 8 $cfg" >> "$AB"
   # shellcheck disable=SC2086
   timeout 120 "$TS" bench --gpu --case e4_rows_k100864 --warps 8 $cfg >> "$AB" 2>&1
