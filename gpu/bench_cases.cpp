@@ -120,8 +120,10 @@ void add_examples(std::vector<BenchCase>& cases) {
     // 16-bit wgmma (8 warps: 128 rows of dW a dot): over a whole group of
     // X's columns, dequantized into the stage a thread a column; or over
     // half a group for two row blocks (each X value feeds 256 rows of dW).
-    for (auto [bn, bk, rows] : {std::tuple{256, 32, 1}, std::tuple{256, 64, 1}, std::tuple{128, 32, 2}, std::tuple{128, 64, 2}})
+    for (auto [bn, bk, rows] : {std::tuple{256, 32, 1}, std::tuple{256, 64, 1}, std::tuple{128, 32, 2}, std::tuple{128, 64, 2}}) {
       c.block_variants.push_back({{"BM", 128}, {"BN", bn}, {"BK", bk}, {"ROW_BLOCKS", rows}, {"SPLIT_K", 7}});
+      c.wgmma_variants.insert(c.block_variants.size());
+    }
     cases.push_back(c);
   }
   cases.push_back(relu_bitmask(example("e5_fwd", "e5_fwd", "bench", "E5 ReLU forward + 1-bit mask, 302592 x 256 bf16", 0, "")));

@@ -42,7 +42,9 @@ struct CodegenOptions {
   // loop whose operands are both staged with k along their rows, and whose
   // result has 16 rows per warp, run wgmma.mma_async from shared memory
   // (K-major; rows of 128 bytes 128-byte swizzled, others in core
-  // matrices) instead of mma.sync. Off by default: measured on a GPU it
+  // matrices) instead of mma.sync; so do bf16 and f16 dots, their operands
+  // also M- or N-major (the transpose bits) or computed in registers and
+  // written to the stage (docs/gpu.md). Off by default: measured on a GPU it
   // beats mma.sync on E1 but not yet Triton (bench/RESULTS.md, issue 16).
   bool wgmma = false;
   // With wgmma and three or more stages: each iteration's groups stay in

@@ -307,7 +307,10 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
   };
   std::vector<Variant> variants;
   std::optional<Buffer> first_output;  // of the first variant that ran
-  for (const puzzles::Params& b : blocks) {
+  for (size_t bi = 0; bi < blocks.size(); ++bi) {
+    const puzzles::Params& b = blocks[bi];
+    const bool wgmma_only = c.wgmma_variants.count(bi) > 0;  // blocks[0] is the set's own
+    if (wgmma_only && !opt.tune_wgmma) continue;
     BenchCase bc = c;
     bc.set.blocks = b;
     puzzles::RunBuffers prepared = puzzles::make_buffers(*bc.puzzle, bc.set, 0);
@@ -327,6 +330,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
       for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2, 3, 4} : std::vector<int>{0})
         for (int s : stages)
           for (int w : warps) {
+            if (wgmma_only && (wg == 0 || w != 8)) continue;
             BenchOptions o = opt;
             o.codegen.wgmma = wg > 0;
             o.codegen.wgmma_in_flight = wg == 1 || wg == 3;

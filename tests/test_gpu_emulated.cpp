@@ -26,13 +26,14 @@ namespace {
 // buffers, and checks every buffer.
 void compare(const tl::KernelDef& kernel, tl::Grid grid, std::vector<tl::Buffer> ib, std::vector<tl::Buffer> eb,
              const std::function<std::vector<tl::Arg>(std::vector<tl::Buffer>&)>& bind, int warps,
-             bool every_load = false) {
+             bool every_load = false, bool wgmma = false) {
   tl::run(kernel, grid, bind(ib));
   const std::vector<tl::Arg> args = bind(eb);
   auto ir = tl::build_ir(kernel, args);
   tl::gpu::CodegenOptions cg;
   cg.num_warps = warps;
   cg.every_load = every_load;
+  cg.wgmma = wgmma;
   gpu_host::HostKernel k(*ir, tl::gpu::lower(*ir, cg));
   k.run(grid, args);
   for (size_t i = 0; i < ib.size(); ++i) {
@@ -141,13 +142,15 @@ TEST_CASE("emulated: the benchmark block sizes work on small problems", "[gpu][e
     if (c.name == "p11" || c.name == "e1_v1_128" || c.name == "e4_fused")
       compare(*c.puzzle->solution, puzzles::grid_for(c.set), as_list(puzzles::make_buffers(*c.puzzle, c.set, 0)),
               as_list(puzzles::make_buffers(*c.puzzle, c.set, 0)), puzzle_args(c.set), 8);
-    // The other blocks the bench's autotuner may pick (issue 16).
-    for (const puzzles::Params& b : c.block_variants) {
+    // The other blocks the bench's autotuner may pick (issue 16), those
+    // sized for wgmma as the tuner tries them: with it, at 8 warps.
+    for (size_t i = 0; i < c.block_variants.size(); ++i) {
       tl::gpu::BenchCase v = c;
-      v.set.blocks = b;
-      INFO("block variant " << b.str());
+      v.set.blocks = c.block_variants[i];
+      const bool wgmma = c.wgmma_variants.count(i + 1) > 0;
+      INFO("block variant " << v.set.blocks.str() << (wgmma ? ", wgmma at 8 warps" : ""));
       compare(*v.puzzle->solution, puzzles::grid_for(v.set), as_list(puzzles::make_buffers(*v.puzzle, v.set, 0)),
-              as_list(puzzles::make_buffers(*v.puzzle, v.set, 0)), puzzle_args(v.set), 4);
+              as_list(puzzles::make_buffers(*v.puzzle, v.set, 0)), puzzle_args(v.set), wgmma ? 8 : 4, false, wgmma);
     }
   }
 }
