@@ -79,6 +79,11 @@ struct CodegenOptions {
   // one wgmma of twice the width (m64n128 for two n64), halving the wgmma
   // instructions and A's reads from shared memory.
   bool wgmma_pair_dots = true;
+  // A pipelined loop's other loads (E4's packed words, scales and minima)
+  // go through the stages, read two iterations ahead, instead of being
+  // read again from global memory at every element a broadcast spreads
+  // them over (Pipeline::small_in_stage).
+  bool small_loads_in_stage = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

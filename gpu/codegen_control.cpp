@@ -127,7 +127,16 @@ void Emitter::for_loop(const ir::Instr& in) {
     if (!p->prefetched.empty()) {
       open("if (" + loop_runs(in, lo) + ")");
       prefetch_loads(*p, "(" + reg_type(in.dst) + ")" + lo);
+      if (p->small_in_stage) {
+        // The first iteration's values into stage 0, the second's read.
+        write_small_loads(*p, "0");
+        line("const int64_t ts_second = " + lo + " + " + step + ";");
+        open("if (" + loop_runs(in, "ts_second") + ")");
+        prefetch_loads(*p, "(" + reg_type(in.dst) + ")ts_second");
+        close();
+      }
       close();
+      if (p->small_in_stage) line("__syncthreads();");
     }
     // One group per stage ahead. Each thread's loop over its vectors stays
     // rolled: this runs once a program, and unrolled it was a second copy

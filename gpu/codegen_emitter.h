@@ -245,6 +245,14 @@ class Emitter {
     // of 64 (staged_offset's layout) rather than as K-major core matrices.
     std::set<int> reg_n_major;
     std::vector<const ir::Instr*> prefetched;  // other loads of the body, read one iteration ahead into registers
+    // The prefetched loads go through the stages instead (small_offsets:
+    // each one's region in a stage): read two iterations ahead into
+    // registers, written into the next iteration's stage before the barrier
+    // that publishes this one's, and read back there wherever the body
+    // reads them, at their own slots or at a move's elements (a broadcast
+    // that would reload from global memory each value it spreads over).
+    bool small_in_stage = false;
+    std::map<int, int64_t> small_offsets;
     std::vector<char> in_body;  // per register: defined inside the loop's body
     int64_t stage_bytes = 0;
     int stages = 2;
@@ -410,6 +418,10 @@ class Emitter {
   std::string barrier_of(const Pipeline& p, const std::string& stage) const;
   // Reads the prefetched loads for the iteration where the loop variable
   // is `value` into their pf<reg> arrays.
+  // Pipeline::small_in_stage: the prefetched values into stage `stage`'s
+  // regions, and one element of a load's region in the current stage.
+  void write_small_loads(const Pipeline& p, const std::string& stage);
+  std::string small_load_at(const Pipeline& p, int reg, const std::string& flat_index) const;
   void prefetch_loads(const Pipeline& p, const std::string& value);
   // Cuts this thread's staged f32 vectors of stage `stage` to tf32 in place.
   void round_staged(const Pipeline& p, const std::string& stage);

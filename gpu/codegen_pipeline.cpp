@@ -63,6 +63,14 @@ void Emitter::publish_stage(Pipeline& p) {
   // instead (issue_after_wait), with copies_after_dot after its commit.
   const ir::Instr& loop = *p.loop;
   const int ahead = p.ahead;  // iterations in flight
+  if (p.small_in_stage) {
+    // The next iteration's values, read last iteration, into its stage:
+    // published with this one's by the barrier below.
+    const std::string next = "it" + std::to_string(loop.dst) + " + (int64_t)" + name(loop.args[2]);
+    open("if (" + loop_runs(loop, next) + ")");
+    write_small_loads(p, "(" + p.stage_var + " + 1) % " + std::to_string(p.stages));
+    close();
+  }
   const std::string cp_async_wait =
       ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();";
   if (p.tma) {
@@ -101,9 +109,10 @@ void Emitter::publish_stage(Pipeline& p) {
   open("");
   issue_ahead(p);
   if (!p.prefetched.empty()) {
-    // Already copied out of pf<reg> above, at the loads' own places.
+    // Already copied out of pf<reg> above, at the loads' own places (or
+    // written to the next stage: two iterations ahead then).
     const std::string step = "(int64_t)" + name(loop.args[2]);
-    line("const int64_t ts_after = it" + std::to_string(loop.dst) + " + " + step + ";");
+    line("const int64_t ts_after = it" + std::to_string(loop.dst) + " + " + (p.small_in_stage ? "2 * " : "") + step + ";");
     open("if (" + loop_runs(loop, "ts_after") + ")");
     prefetch_loads(p, "(" + reg_type(loop.dst) + ")ts_after");
     close();
@@ -228,6 +237,32 @@ void Emitter::copy_vector(const StagedLoad& s) {
   close();
 }
 
+void Emitter::write_small_loads(const Pipeline& p, const std::string& stage) {
+  for (const ir::Instr* ld : p.prefetched) {
+    const int r = ld->dst;
+    const TileLayout l = layouts_[r];
+    const std::string t = cuda_register_type(type(r).dtype);
+    line(t + "* const ts_small" + std::to_string(r) + " = reinterpret_cast<" + t + "*>(ts_smem + ts_pipe + (" + stage +
+         ") * " + std::to_string(p.stage_bytes) + " + " + std::to_string(p.small_offsets.at(r)) + ");");
+    const std::string guard = l.scalar ? "tid == 0" : owner_guard(l);  // each element written once
+    uses_tid_ = true;
+    if (!guard.empty()) open("if (" + guard + ")");
+    if (l.scalar)
+      line("ts_small" + std::to_string(r) + "[0] = pf" + std::to_string(r) + "[0];");
+    else
+      for_slots(l.slots, [&](const std::string& s) {
+        line("ts_small" + std::to_string(r) + "[" + element(l, s) + "] = pf" + std::to_string(r) + "[" + s + "];");
+      });
+    if (!guard.empty()) close();
+  }
+}
+
+std::string Emitter::small_load_at(const Pipeline& p, int reg, const std::string& flat_index) const {
+  const std::string t = cuda_register_type(type(reg).dtype);
+  return "reinterpret_cast<const " + t + "*>(ts_smem + ts_pipe + " + p.stage_var + " * " + std::to_string(p.stage_bytes) +
+         " + " + std::to_string(p.small_offsets.at(reg)) + ")[" + flat_index + "]";
+}
+
 void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
   AtIteration at(*this, p, value);
   for (const ir::Instr* ld : p.prefetched) {
@@ -239,10 +274,15 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
     for_slots(l.slots, [&](const std::string& slot) {
       const std::vector<std::string> c = element_coordinates(l, shape, slot);
       auto value_of = [&](int a) { return *remat(a, type(a).shape.empty() ? std::vector<std::string>{} : c, 0); };
-      std::string read = "*(" + value_of(ld->args[0]) + ")";
+      const std::string ptr = value_of(ld->args[0]);
+      std::string read = "*(" + ptr + ")";
       if (d == DType::i1) read = "(" + read + " != 0)";
       if (mask >= 0) read = "(" + value_of(mask) + ") ? " + read + " : " + (other >= 0 ? value_of(other) : constant_literal(d, 0, 0.0));
       line("pf" + std::to_string(r) + "[" + slot + "] = " + read + ";");
+      // The line stays warm for the reloads even where the read is dead
+      // (ts_prefetch_l1); through the stages, nothing reloads.
+      if (!p.small_in_stage)
+        line((mask >= 0 ? "if (" + value_of(mask) + ") " : std::string()) + "ts_prefetch_l1(" + ptr + ");");
     });
   }
 }

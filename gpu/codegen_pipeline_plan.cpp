@@ -381,6 +381,19 @@ void Emitter::plan_pipelines() {
           p.prefetched.push_back(&in);
       }
     }
+    // The prefetched loads through the stages (Pipeline::small_in_stage):
+    // each one's tile after the stage's other regions; a stage that was a
+    // whole number of 1024-byte swizzle atoms stays one.
+    if (!p.prefetched.empty() && opt_.small_loads_in_stage) {
+      const bool atoms = p.stage_bytes % 1024 == 0;
+      for (const ir::Instr* ld : p.prefetched) {
+        p.stage_bytes = (p.stage_bytes + 15) / 16 * 16;
+        p.small_offsets[ld->dst] = p.stage_bytes;
+        p.stage_bytes += ir::numel(type(ld->dst).shape) * byte_size(type(ld->dst).dtype);
+      }
+      p.stage_bytes = atoms ? (p.stage_bytes + 1023) / 1024 * 1024 : (p.stage_bytes + 15) / 16 * 16;
+      p.small_in_stage = true;
+    }
     // Three stages (two iterations in flight) when they fit beside a
     // second block on the SM; else two.
     p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
@@ -391,6 +404,13 @@ void Emitter::plan_pipelines() {
     // shared memory beside the other ops' scratch (bounded by run()).
     if (opt_.num_stages >= 2 && opt_.num_stages * p.stage_bytes <= kMaxSharedBytes - 16 * 1024)
       p.stages = opt_.num_stages;
+    // A stage's small regions are rewritten two iterations after its own
+    // (for the iteration `stages` on): with two stages that is the next
+    // iteration, while a thread may still read this one's after its dots.
+    if (p.stages < 3) {
+      p.small_in_stage = false;
+      p.small_offsets.clear();
+    }
     // Two stages leave no room for a group in flight: wgmma then waits for
     // each group at once.
     // A transposed wgmma's A fragments are registers the next iteration

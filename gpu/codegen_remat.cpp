@@ -48,7 +48,16 @@ std::optional<std::string> Emitter::remat_instr(const ir::Instr& in, const std::
       // each destination element instead of passing through shared
       // memory: the same addresses, the same mask, no store in between,
       // so the same values (mostly from L1).
-      if (!reload_at_ || !reload_allowed(in, *reload_at_)) return std::nullopt;
+      if (!reload_at_) return std::nullopt;
+      if (active_ && !loop_subst_ && active_->small_offsets.count(r)) {
+        // This iteration's values, in its stage (Pipeline::small_in_stage).
+        const std::vector<int64_t> st = row_major_strides(shape);
+        std::string flat = "0";
+        for (size_t i = 0; i < shape.size(); ++i)
+          if (shape[i] > 1) flat += " + (" + coords[i] + ") * " + std::to_string(st[i]);
+        return small_load_at(*active_, r, flat);
+      }
+      if (!reload_allowed(in, *reload_at_)) return std::nullopt;
       std::optional<std::string> p = remat(in.args[0], coords, depth + 1);
       if (!p) return std::nullopt;
       const DType d = type(r).dtype;

@@ -449,6 +449,18 @@ template <class T> TS_INLINE void ts_store_pair(T* p, T a, T b) {
   p[1] = b;
 #endif
 }
+// Brings the line of `p` into L1 (a hint: no value, no fault). A pipelined
+// loop's other loads are read one iteration ahead (codegen_pipeline.cpp);
+// where only the broadcast's reloads use them (E4's packed words, scales
+// and minima, read again at every value), NVRTC drops the early read as
+// dead, and this keeps its line warm for the reloads.
+TS_INLINE void ts_prefetch_l1(const void* p) {
+#ifdef __CUDA_ARCH__
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+#else
+  (void)p;
+#endif
+}
 // Two 16-bit values, lo first in memory, as one fragment word.
 TS_INLINE uint32_t ts_pack2(unsigned short lo, unsigned short hi) { return (uint32_t)lo | ((uint32_t)hi << 16); }
 
