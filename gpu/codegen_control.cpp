@@ -161,6 +161,18 @@ void Emitter::for_loop(const ir::Instr& in) {
       close();
     }
   }
+  if (p && p->wgmma_async) {
+    // The accumulators' starting values are opaque here: else NVVM sinks
+    // their zeros into the path that skips the loop, and ptxas, seeing
+    // accumulator registers written by other instructions while groups
+    // may be in flight, serializes every wgmma (its warning C7515; E4's
+    // 16-bit dots, bench/RESULTS.md, eleventh round).
+    ir::for_each_instr(*in.body, [&](const ir::Instr& d, const ir::Block&) {
+      if (d.op != ir::Op::Dot || !layouts_[d.dst].mma || !d.has_acc || !directly_in(*in.body, &d)) return;
+      const int acc = d.args[2];
+      for_slots(layouts_[acc].slots, [&](const std::string& s) { line("ts_fence_operand(" + at(acc, s) + ");"); });
+    });
+  }
   open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
   declared_[in.dst] = true;
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
