@@ -292,8 +292,28 @@ TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with
   tl::gpu::CodegenOptions no_ldmatrix;
   no_ldmatrix.ldmatrix = false;
   CHECK(has(puzzle_cuda("e4_fused", "canonical", no_ldmatrix), "ts_pack2(reinterpret_cast"));
-  // Its packed words, scales and minima are read one iteration ahead.
-  CHECK(has(e4, "[0] = pf"));
+  // Its packed words, scales and minima are read two iterations ahead into
+  // registers, written into the next iteration's stage before the barrier,
+  // and read there where the body reads them: at their own slots and where
+  // the broadcast spreads them over the dequantized tile, which without
+  // the stages reads them from global memory again at every value.
+  CHECK(has(e4, "const int64_t ts_after = it"));
+  CHECK(has(e4, " + 2 * (int64_t)r"));
+  CHECK(has(e4, "] = pf"));
+  CHECK(has(e4, "* const ts_small"));
+  const size_t loop = e4.find("for (int64_t it");
+  CHECK(e4.find("ts_prefetch_l1(", loop) == std::string::npos);
+  tl::gpu::CodegenOptions reload;
+  reload.small_loads_in_stage = false;
+  const std::string e4_reload = puzzle_cuda("e4_fused", "canonical", reload);
+  CHECK_FALSE(has(e4_reload, "ts_small"));
+  CHECK(has(e4_reload, "[0] = pf"));
+  CHECK(has(e4_reload, "ts_prefetch_l1("));  // keeps the reloads' lines warm in L1
+  // Two stages: a stage's small regions would be rewritten while this
+  // iteration may still read them, so the loads stay in registers.
+  tl::gpu::CodegenOptions two;
+  two.num_stages = 2;
+  CHECK_FALSE(has(puzzle_cuda("e4_fused", "canonical", two), "ts_small"));
   // E1: three staged loads (A once for both dots, then each half of B).
   const std::string e1 = puzzle_cuda("e1_v1", "bench");
   size_t copies = 0;
