@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck on every pipelined kernel (cp.async, ldmatrix,
 # wgmma) at the sets with tails on every axis, at 4 and 8 warps, and with
-# wgmma where its tf32 dots take it (E1 at 4 and 8 warps, p11 at 8). Each
+# wgmma where its dots take it (E1 and E4 at 4 and 8 warps, p11 at 8; E4's
+# bf16 dots since the eleventh round). ONLY, a regular expression, keeps
+# the kernels whose id matches it. Each
 # run's output goes to $MLOG; one line a run (errors, exit status) to
 # standard output. Shared by the device scripts (i16_verify_call.sh,
 # i16_device_run.sh).
@@ -16,8 +18,10 @@ TMP="$MLOG.run"
 for spec in "11 11b" "11 11c" "e1_v1 e1a" "e1_v1 e1b" "e1_v2 e1a" "e4_fused e4a" "e4_fused e4b" "e4_splitk e4a" \
             "e4_splitk e4b" "e4_rows e4a" "e4_rows e4b"; do
   read -r id set <<< "$spec"
+  [[ -n ${ONLY:-} && ! $id =~ $ONLY ]] && continue
   variants=("--warps 4" "--warps 8")
-  [[ $id == e1_* ]] && variants+=("--warps 4 --wgmma")
+  [[ $id == e1_* || $id == e4_* ]] && variants+=("--warps 4 --wgmma")
+  [[ $id == e4_* ]] && variants+=("--warps 8 --wgmma")
   [[ $id == e1_* || $id == 11 ]] && variants+=("--warps 8 --wgmma")
   for v in "${variants[@]}"; do
     # shellcheck disable=SC2086
