@@ -83,6 +83,25 @@ TEST_CASE("emulated: E4 by bf16 wgmma computes what the interpreter computes", "
   }
 }
 
+TEST_CASE("emulated: E4 fused and split-K by bf16 wgmma at 4 warps compute what the interpreter computes",
+          "[gpu][emulated]") {
+  // Their bench blocks (BM 64: one warpgroup) take wgmma at 4 warps, as the
+  // tuner picked them (bench/RESULTS.md, eleventh round): dY^T in one
+  // swizzled column, X [32, 64] from registers N-major.
+  for (const char* name : {"e4_fused", "e4_splitk"}) {
+    for (tl::gpu::BenchCase c : tl::gpu::anchor_cases()) {
+      if (c.name != name) continue;
+      c.set.sizes = {{"K", 300}, {"COUT", 100}, {"CIN", 512}};
+      INFO(name << " at " << c.set.sizes.str() << " | " << c.set.blocks.str());
+      dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+        const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma_at(4));
+        REQUIRE(has(k.source, "ts_wgmma_bf16_n64_tt(r"));
+        gpu_host::HostKernel(ir, k).run(grid, args);
+      });
+    }
+  }
+}
+
 TEST_CASE("emulated: bf16 wgmma reads K-, M- and N-major operands in every layout", "[gpu][emulated]") {
   wgmma16_cases::check_layout_forms([](const tl::ir::Kernel& ir, const tl::gpu::LoweredKernel& k, tl::Grid grid,
                                        const std::vector<tl::Arg>& args) { gpu_host::HostKernel(ir, k).run(grid, args); });
