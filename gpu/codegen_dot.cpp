@@ -478,9 +478,11 @@ void Emitter::dot(const ir::Instr& in) {
 }
 
 // A 16-bit wgmma operand from registers (wgmma_fits), written to its stage
-// region as K-major core matrices: element (r, k) of its R rows (m of A, n
-// of B) at (r >> 3) * 8K + (k >> 3) * 64 + (r & 7) * 8 + (k & 7), the
-// layout of ts_wgmma_desc(LBO 128 bytes, SBO 16K bytes). Once an iteration.
+// region once an iteration, whichever dot comes first: as K-major core
+// matrices, element (r, k) of its rows (m of A, n of B) at (r >> 3) * 8K +
+// (k >> 3) * 64 + (r & 7) * 8 + (k & 7), the layout of ts_wgmma_desc(LBO 128
+// bytes, SBO 16K bytes); or, a B in Pipeline::reg_n_major, N-major in
+// 128-byte swizzled columns (staged_offset's layout).
 void Emitter::wgmma_from_registers(Pipeline& p, int x, bool is_a, const std::string& var, bool& wrote) {
   const ir::Shape& xs = type(x).shape;
   const int64_t K = is_a ? xs[1] : xs[0];

@@ -53,18 +53,21 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int, boo
     {256, 32, 1, 3, 0, true, "_tn(r"}, {256, 64, 1, 2, 3, true, "_tn(r"},  {256, 32, 1, 2, 2, true, "_tn(r"},
     {256, 32, 1, 3, 4, false, "_tn(r"}, {128, 32, 2, 2, 0, true, "_tt(r"}, {128, 64, 2, 3, 2, true, "_tt(r"}};
 
-// C = A @ B in bf16 over BM x BN x BK tiles; A read as [M, K] (K-major)
-// or, with A_M_MAJOR, as the transpose of At [K, M] (M-major); B [K, N]
-// always has n along its rows (N-major).
+// C = A @ B in bf16 over BM x BN x BK tiles; A read as [M, K] (K-major),
+// or with A_FORM 1 as the transpose of At [K, M] (M-major), or with A_FORM 2
+// as [M, K] doubled in registers (an operand the dot reads from registers,
+// written to the stage); B [K, N] always has n along its rows (N-major).
 inline void bf16_dot_kernel(tl::Ptr A, tl::Ptr At, tl::Ptr B, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K, tl::Const BM,
-                            tl::Const BN, tl::Const BK, tl::Const A_M_MAJOR) {
+                            tl::Const BN, tl::Const BK, tl::Const A_FORM) {
   auto rows = tl::program_id(0) * BM + tl::arange(0, BM);
   auto cols = tl::program_id(1) * BN + tl::arange(0, BN);
   auto acc = tl::zeros({BM, BN}, tl::f32);
   for (auto k : tl::range(0, K, BK)) {
     auto ks = k + tl::arange(0, BK);
-    auto a = A_M_MAJOR ? tl::trans(tl::load(At + ks.col() * M + rows.row(), (ks < K).col() & (rows < M).row(), 0.0f))
-                       : tl::load(A + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f);
+    auto read_a = [&] { return tl::load(A + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f); };
+    auto a = A_FORM == 1   ? tl::trans(tl::load(At + ks.col() * M + rows.row(), (ks < K).col() & (rows < M).row(), 0.0f))
+             : A_FORM == 2 ? (read_a() * 2.0f).to(tl::bf16)  // doubling is exact
+                           : read_a();
     auto b = tl::load(B + ks.col() * N + cols.row(), (ks < K).col() & (cols < N).row(), 0.0f);
     acc = tl::dot(a, b, acc);
   }
@@ -72,12 +75,12 @@ inline void bf16_dot_kernel(tl::Ptr A, tl::Ptr At, tl::Ptr B, tl::Ptr C, tl::Int
 }
 inline const tl::KernelDef bf16_dot("bf16_dot", &bf16_dot_kernel);
 
-// (BN, BK, A M-major, the helper's suffix) at 4 warps: B N-major at BN = 32
+// (BN, BK, A_FORM, the helper's suffix) at 4 warps: B N-major at BN = 32
 // (64-byte rows: core matrices), 64 (one swizzled column) and 128 (two); A
 // K-major at BK = 32 (core matrices) and 64 (rows of 128 bytes, swizzled),
-// or M-major.
+// M-major, or from registers (K-major core matrices).
 inline const std::vector<std::tuple<int64_t, int64_t, int64_t, const char*>> layout_forms = {
-    {32, 32, 0, "_nt(r"}, {64, 64, 0, "_nt(r"}, {128, 32, 1, "_tt(r"}, {64, 32, 1, "_tt(r"}};
+    {32, 32, 0, "_nt(r"}, {64, 64, 0, "_nt(r"}, {128, 32, 1, "_tt(r"}, {64, 32, 1, "_tt(r"}, {64, 32, 2, "_nt(r"}};
 
 // bf16_dot at each layout form, M, N and K with tails: the interpreter,
 // then `run(ir, lowered, grid, args)` from the same inputs, compared.
@@ -92,12 +95,12 @@ void check_layout_forms(Run run) {
     for (int64_t k = 0; k < K; ++k) A.as<uint16_t>()[m * K + k] = At.as<uint16_t>()[k * M + m] = bf16(value(gen));
   for (int64_t i = 0; i < K * N; ++i) B.as<uint16_t>()[i] = bf16(value(gen));
   const tl::Buffer C("C", tl::DType::f32, {M, N});
-  for (auto [bn, bk, a_m_major, suffix] : layout_forms) {
-    INFO("BN " << bn << ", BK " << bk << (a_m_major ? ", A M-major" : ", A K-major"));
+  for (auto [bn, bk, a_form, suffix] : layout_forms) {
+    INFO("BN " << bn << ", BK " << bk << (a_form == 1 ? ", A M-major" : a_form == 2 ? ", A from registers" : ", A K-major"));
     std::vector<tl::Buffer> ib = {A, At, B, C}, rb = ib;
     auto bind = [&](std::vector<tl::Buffer>& b) {
       return std::vector<tl::Arg>{b[0], b[1], b[2], b[3], tl::Arg(M), tl::Arg(N), tl::Arg(K), tl::Arg(int64_t{64}),
-                                  tl::Arg(int64_t{bn}), tl::Arg(int64_t{bk}), tl::Arg(int64_t{a_m_major})};
+                                  tl::Arg(int64_t{bn}), tl::Arg(int64_t{bk}), tl::Arg(int64_t{a_form})};
     };
     const tl::Grid grid{(M + 63) / 64, (N + bn - 1) / bn, 1};
     tl::run(bf16_dot, grid, bind(ib));
