@@ -340,12 +340,12 @@ void Emitter::plan_pipelines() {
         p.stage_bytes += s.outer * s.inner * byte_size(type(s.reg).dtype);
       }
       // Operands from registers (16-bit only, wgmma_fits): K-major core
-      // matrices, the layout their writers fill with one 16-byte store per
-      // 8 values along k (dot_mma_fragments).
-      // B operands whose threads hold neighbouring columns (lanes along n)
-      // go N-major instead, where a warp's 2-byte stores of one k row are 64
-      // contiguous bytes (K-major core matrices put them 16 bytes apart:
-      // 4-way bank conflicts).
+      // matrices, which a thread holding a whole column fills with one
+      // 16-byte store per 8 values along k (wgmma_from_registers). A B whose
+      // lanes hold neighbouring columns goes N-major instead, in swizzled
+      // columns of 64, where a warp's 2-byte stores of one k row are 64
+      // contiguous bytes (core matrices put them 16 bytes apart: 4-way bank
+      // conflicts).
       for (auto& [x, offset] : p.reg_operands) {
         const ir::Shape& xs = type(x).shape;
         bool only_b = true;
