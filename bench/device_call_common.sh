@@ -4,6 +4,7 @@
 #   ROOT      the repository            OUT      the device tool's output folder
 #   BUILD     build-gpu/ (kept warm)    ANCHOR   .anchor/, a copy of ../shared/bench
 #   SUMMARY   $OUT/summary.txt          TS       the built tilescope
+#   TEST_BIN  the built test binary     SAN      compute-sanitizer
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/gpu-results}
 BUILD=${BUILD:-$ROOT/build-gpu}
@@ -11,6 +12,8 @@ ANCHOR=${ANCHOR:-$ROOT/.anchor}
 mkdir -p "$OUT"
 SUMMARY="$OUT/summary.txt"
 TS="$BUILD/tilescope"
+TEST_BIN="$BUILD/tests/tilescope_tests"
+SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 export TILESCOPE_CACHE_DIR="$BUILD/cubin-cache"
 log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$SUMMARY"; }
 # build_or_exit TARGET...: gpu_run.sh's build step for those targets (all
@@ -20,4 +23,17 @@ build_or_exit() {
   OUT="$BUILD-logs" STEPS=build BUILD_TARGETS="$*" "$ROOT/bench/gpu_run.sh" > /dev/null 2>&1
   [ -x "$TS" ] || { log "build failed"; tail -30 "$BUILD-logs"/*.log >> "$SUMMARY" 2>/dev/null; exit 1; }
   log "built ${*:-everything}"
+}
+# gpu_tests NAME LIMIT FILTER: the test cases FILTER names (from the tests'
+# build folder), output to $OUT/NAME.log, its last lines to the summary.
+gpu_tests() {
+  (cd "$BUILD/tests" && timeout "$2" "$TEST_BIN" "$3") > "$OUT/$1.log" 2>&1
+  log "$1: exit $? $(tail -3 "$OUT/$1.log" | tr '\n' ' ')"
+}
+# memcheck_tests NAME LIMIT FILTER: the same under compute-sanitizer memcheck,
+# its error summary to the summary.
+memcheck_tests() {
+  (cd "$BUILD/tests" && timeout "$2" "$SAN" --tool memcheck --print-limit 10 --error-exitcode 99 "$TEST_BIN" "$3") \
+    > "$OUT/$1.log" 2>&1
+  log "$1: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/$1.log" | tail -1)"
 }

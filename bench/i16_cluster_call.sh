@@ -19,16 +19,9 @@ ROUNDS=${ROUNDS:-2}
 
 log "cluster call at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 build_or_exit tilescope tilescope_tests
-TESTS="$BUILD/tests/tilescope_tests"
-
-(cd "$BUILD/tests" && timeout 200 "$TESTS" "GPU: clusters*,GPU: wgmma as C^T*,GPU: TMA copies*") > "$OUT/tests.log" 2>&1
-log "GPU tests: exit $? $(grep -E '^test cases|^All tests' "$OUT/tests.log" | tail -1)"
+gpu_tests tests 200 "GPU: clusters*,GPU: wgmma as C^T*,GPU: TMA copies*"
 grep -E "FAILED|SKIP" -A6 "$OUT/tests.log" | head -40 >> "$SUMMARY"
-
-SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
-(cd "$BUILD/tests" && timeout 200 "$SAN" --tool memcheck --print-limit 10 --error-exitcode 99 "$TESTS" "GPU: clusters*") \
-  > "$OUT/memcheck.log" 2>&1
-log "memcheck of the cluster forms: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
+memcheck_tests memcheck 200 "GPU: clusters*"
 
 CONFIGS=("--variant 1 --wgmma --stages 3" "--variant 1 --wgmma --tma --stages 3" "--variant 1 --wgmma --tma --stages 4"
          "--variant 1 --wgmma --tma --cluster --stages 3" "--wgmma --tma --stages 3" "--wgmma --tma --cluster --stages 3")

@@ -14,12 +14,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "E4 memcheck call on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 build_or_exit tilescope tilescope_tests
-TESTS="$BUILD/tests/tilescope_tests"
-timeout 200 "$TESTS" "GPU: bf16 wgmma computes*" > "$OUT/tests.log" 2>&1
-log "GPU test: exit $? $(tail -2 "$OUT/tests.log" | tr '\n' ' ')"
-SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
-timeout 200 "$SAN" --tool memcheck --print-limit 10 --error-exitcode 99 "$TESTS" "GPU: bf16 wgmma computes*" \
-  > "$OUT/memcheck_test.log" 2>&1
-log "memcheck of the 16-bit forms: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_test.log" | tail -1)"
+gpu_tests tests 200 "GPU: bf16 wgmma computes*"
+memcheck_tests memcheck_test 200 "GPU: bf16 wgmma computes*"
 ONLY='^e4_' timeout 300 "$ROOT/bench/memcheck_tails.sh" "$TS" "$OUT/memcheck_tails.log" | tee -a "$SUMMARY"
 log "done"

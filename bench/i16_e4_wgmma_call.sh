@@ -17,10 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "E4 wgmma call on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 build_or_exit tilescope tilescope_tests
-TESTS="$BUILD/tests/tilescope_tests"
-
-timeout 300 "$TESTS" "GPU: bf16 wgmma computes*" > "$OUT/tests.log" 2>&1
-log "GPU test: exit $? $(tail -3 "$OUT/tests.log" | tr '\n' ' ')"
+gpu_tests tests 300 "GPU: bf16 wgmma computes*"
 
 AB="$OUT/ab.log"
 : > "$AB"
@@ -35,8 +32,5 @@ log "tuned e3: exit $? $(grep -E '^e3' "$OUT/e3.log" | tail -1)"
 timeout 120 python3 "$ROOT/bench/e4_unfused_baseline.py" > "$OUT/unfused.log" 2>&1
 log "unfused product: exit $? $(tail -2 "$OUT/unfused.log" | tr '\n' ' ')"
 
-SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
-timeout 300 "$SAN" --tool memcheck --print-limit 10 --error-exitcode 99 "$TESTS" "GPU: bf16 wgmma computes*" \
-  > "$OUT/memcheck.log" 2>&1
-log "memcheck of the 16-bit forms: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
+memcheck_tests memcheck 300 "GPU: bf16 wgmma computes*"
 log "done"

@@ -16,15 +16,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "p11 call on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 build_or_exit tilescope tilescope_tests
-TESTS="$BUILD/tests/tilescope_tests"
-
-timeout 300 "$TESTS" "GPU: wgmma as C^T*,the tensor cores read*" > "$OUT/tests.log" 2>&1
-log "GPU tests: exit $? $(tail -3 "$OUT/tests.log" | tr '\n' ' ')"
-
-SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
-timeout 300 "$SAN" --tool memcheck --print-limit 10 --error-exitcode 99 "$TESTS" "GPU: wgmma as C^T*" \
-  > "$OUT/memcheck.log" 2>&1
-log "memcheck of the transposed forms: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
+gpu_tests tests 300 "GPU: wgmma as C^T*,the tensor cores read*"
+memcheck_tests memcheck 300 "GPU: wgmma as C^T*"
 
 AB="$OUT/ab.log"
 : > "$AB"

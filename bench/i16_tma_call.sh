@@ -39,7 +39,6 @@ if [ "${TESTS:-0}" = 1 ]; then
   exit 0
 fi
 
-SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 MLOG="$OUT/memcheck.log"
 : > "$MLOG"
 for spec in "e1_v1 e1a" "e1_v1 e1b" "e1_v2 e1a"; do

@@ -15,10 +15,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "verify call at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 build_or_exit tilescope tilescope_tests
-TESTS="$BUILD/tests/tilescope_tests"
-
-(cd "$BUILD/tests" && timeout 240 "$TESTS" "[run],[child]") > "$OUT/tests.log" 2>&1
-log "GPU tests: exit $? $(grep -E '^test cases|^All tests' "$OUT/tests.log" | tail -1)"
+gpu_tests tests 240 "[run],[child]"
 grep -E "FAILED|SKIP" "$OUT/tests.log" | head -20 >> "$SUMMARY"
 
 "$ROOT/bench/memcheck_tails.sh" "$TS" "$OUT/memcheck_tails.log" | while IFS= read -r l; do log "$l"; done

@@ -127,7 +127,7 @@ void Emitter::for_loop(const ir::Instr& in) {
     if (!p->prefetched.empty()) {
       open("if (" + loop_runs(in, lo) + ")");
       prefetch_loads(*p, "(" + reg_type(in.dst) + ")" + lo);
-      if (p->small_in_stage) {
+      if (p->small_in_stage()) {
         // The first iteration's values into stage 0, the second's read.
         write_small_loads(*p, "0");
         line("const int64_t ts_second = " + lo + " + " + step + ";");
@@ -136,7 +136,7 @@ void Emitter::for_loop(const ir::Instr& in) {
         close();
       }
       close();
-      if (p->small_in_stage) line("__syncthreads();");
+      if (p->small_in_stage()) line("__syncthreads();");
     }
     // One group per stage ahead. Each thread's loop over its vectors stays
     // rolled: this runs once a program, and unrolled it was a second copy
@@ -169,8 +169,7 @@ void Emitter::for_loop(const ir::Instr& in) {
     // 16-bit dots, bench/RESULTS.md, eleventh round).
     ir::for_each_instr(*in.body, [&](const ir::Instr& d, const ir::Block&) {
       if (d.op != ir::Op::Dot || !layouts_[d.dst].mma || !d.has_acc || !directly_in(*in.body, &d)) return;
-      const int acc = d.args[2];
-      for_slots(layouts_[acc].slots, [&](const std::string& s) { line("ts_fence_operand(" + at(acc, s) + ");"); });
+      fence_operands(d.args[2]);
     });
   }
   open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
@@ -192,8 +191,7 @@ void Emitter::for_loop(const ir::Instr& in) {
     // still owns its accumulators until it is waited for.
     if (p->wgmma_async) {
       line("ts_wgmma_wait0();");
-      for (int acc : p->wgmma_accumulators)
-        for_slots(layouts_[acc].slots, [&](const std::string& s) { line("ts_fence_operand(" + at(acc, s) + ");"); });
+      for (int acc : p->wgmma_accumulators) fence_operands(acc);
     }
     line("ts_cp_async_wait_all();");
     if (p->tma) {

@@ -163,6 +163,9 @@ class Emitter {
                      const std::function<std::string(const std::string&)>& convert);
   // The coordinate along one axis of element expression `e` in a tile.
   static std::string coordinate(const std::string& e, const ir::Shape& shape, size_t axis);
+  // The row-major flat index of the element at `coords` in `shape` (the
+  // inverse of coordinate); axes of extent 1 add nothing.
+  static std::string flat_index(const std::vector<std::string>& coords, const ir::Shape& shape);
 
   // ---- codegen_reduce.cpp: sum, max, min, argmax, argmin -----------------------
   void reduce(const ir::Instr& in);
@@ -251,8 +254,8 @@ class Emitter {
     // that publishes this one's, and read back there wherever the body
     // reads them, at their own slots or at a move's elements (a broadcast
     // that would reload from global memory each value it spreads over).
-    bool small_in_stage = false;
     std::map<int, int64_t> small_offsets;
+    bool small_in_stage() const { return !small_offsets.empty(); }
     std::vector<char> in_body;  // per register: defined inside the loop's body
     int64_t stage_bytes = 0;
     int stages = 2;
@@ -307,13 +310,23 @@ class Emitter {
     int64_t empty_offset = 0;
     std::string empty_phase_var;
   };
-  // 16-bit wgmma (codegen_dot.cpp): an operand from registers into its
-  // stage region, and the dot by descriptors.
-  void wgmma_from_registers(Pipeline& p, int x, bool is_a, const std::string& var, bool& wrote);
+  // ---- codegen_wgmma.cpp: wgmma dots (dot_mma_fragments, operands in place) --
+  // tf32 from staged K-major tiles; as C^T = B^T A^T with B^T read into
+  // registers from B's rows of b_stride; 16-bit by descriptors.
+  void wgmma_tf32(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base);
+  void wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base,
+                             int64_t b_stride);
+  void wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base);
+  // A 16-bit operand from registers into its stage region through `var`.
+  void wgmma_from_registers(const Pipeline& p, int x, bool is_a, const std::string& var);
   // Whether a thread of x's layout holds one whole column of K values (a
   // B operand written K-major by 16-byte stores).
   bool one_column_a_thread(int x) const;
-  void wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base);
+  // The group's commit, then its wait (wgmma_group_done) or, waited for at
+  // once, the wait and the fence of dot `in`'s result.
+  void end_wgmma_group(Pipeline& p, const ir::Instr& in);
+  // An empty asm on each of register r's slots: nothing moves across it.
+  void fence_operands(int r);
   // Pipeline::late_issue: the barrier and the copies after the last dot's wait.
   void issue_after_wait(Pipeline& p);
   // The copies of the iteration `ahead` on, if the loop runs it, and their commit.
@@ -348,8 +361,16 @@ class Emitter {
   // and last lanes instead of all of them where the shape allows.
   Lanes mask_lanes(int mask, int axis) const;
   std::vector<TensorMapSpec> tensor_maps_;
-  // Whether p's dots can all run wgmma from its staged loads.
+  // ---- codegen_wgmma_plan.cpp: wgmma's side of the pipeline plan ----------
+  // Whether p's dots can all run wgmma from its staged loads (and, 16-bit,
+  // from registers).
   bool wgmma_fits(const Pipeline& p) const;
+  // A wgmma pipeline's stage layout: its staged tiles (core matrices or
+  // swizzled rows; `register_read` keeps its padded rows) and its operands
+  // from registers (Pipeline::reg_n_major).
+  void place_wgmma_operands(Pipeline& p, int register_read);
+  // Pipeline::small_offsets, after the stage's other regions.
+  void place_small_loads(Pipeline& p) const;
   // Where p's one dot can run wgmma as C^T = B^T A^T (Pipeline::wgmma_transposed):
   // the kernel's only tensor-core dot, tf32, A K-major and B N-major staged,
   // and every tile in the MMA layout able to take the transposed one. Its
@@ -367,7 +388,7 @@ class Emitter {
   std::set<int64_t> wgmma_pair_widths_;  // the same for fused pairs (twice one dot's N)
   // 16-bit wgmma helpers: (N, bf16 rather than f16, A M-major, B N-major).
   std::set<std::tuple<int64_t, bool, bool, bool>> wgmma16_helpers_;
-  // The wgmma helpers those widths need (codegen_dot.cpp), for the source's head.
+  // The wgmma helpers those widths need (codegen_wgmma.cpp), for the source's head.
   std::string wgmma_helpers() const;
   // Whether dots x and then y of p's body can run as one wgmma (Pipeline::wgmma_pairs).
   bool wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const;

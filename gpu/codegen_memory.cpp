@@ -30,7 +30,7 @@ std::string c_string(const std::string& s) {
 void Emitter::load(const ir::Instr& in) {
   if (active_ && std::find(active_->prefetched.begin(), active_->prefetched.end(), &in) != active_->prefetched.end()) {
     // Read during the previous iteration (or the prologue): codegen_pipeline.cpp.
-    if (active_->small_in_stage) {
+    if (active_->small_in_stage()) {
       const TileLayout l = layouts_[in.dst];
       assign(in.dst, [&](const std::string& s) { return small_load_at(*active_, in.dst, l.scalar ? "0" : element(l, s)); });
       return;

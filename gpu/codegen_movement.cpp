@@ -46,6 +46,17 @@ std::string Emitter::coordinate(const std::string& e, const ir::Shape& shape, si
   return "(" + q + " % " + std::to_string(shape[axis]) + ")";
 }
 
+std::string Emitter::flat_index(const std::vector<std::string>& coords, const ir::Shape& shape) {
+  const std::vector<int64_t> st = row_major_strides(shape);
+  std::string flat;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 1) continue;
+    std::string term = st[i] == 1 ? coords[i] : "(" + coords[i] + ") * " + std::to_string(st[i]);
+    flat += (flat.empty() ? "" : " + ") + term;
+  }
+  return flat.empty() ? "0" : flat;
+}
+
 void Emitter::spill_to_smem(int r, const std::string& var, const std::string& ctype, int64_t byte_offset,
                             const std::function<std::string(const std::string&)>& convert) {
   TileLayout l = layout(r);

@@ -63,7 +63,7 @@ void Emitter::publish_stage(Pipeline& p) {
   // instead (issue_after_wait), with copies_after_dot after its commit.
   const ir::Instr& loop = *p.loop;
   const int ahead = p.ahead;  // iterations in flight
-  if (p.small_in_stage) {
+  if (p.small_in_stage()) {
     // The next iteration's values, read last iteration, into its stage:
     // published with this one's by the barrier below.
     const std::string next = "it" + std::to_string(loop.dst) + " + (int64_t)" + name(loop.args[2]);
@@ -112,7 +112,7 @@ void Emitter::publish_stage(Pipeline& p) {
     // Already copied out of pf<reg> above, at the loads' own places (or
     // written to the next stage: two iterations ahead then).
     const std::string step = "(int64_t)" + name(loop.args[2]);
-    line("const int64_t ts_after = it" + std::to_string(loop.dst) + " + " + (p.small_in_stage ? "2 * " : "") + step + ";");
+    line("const int64_t ts_after = it" + std::to_string(loop.dst) + " + " + (p.small_in_stage() ? "2 * " : "") + step + ";");
     open("if (" + loop_runs(loop, "ts_after") + ")");
     prefetch_loads(p, "(" + reg_type(loop.dst) + ")ts_after");
     close();
@@ -281,7 +281,7 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
       line("pf" + std::to_string(r) + "[" + slot + "] = " + read + ";");
       // The line stays warm for the reloads even where the read is dead
       // (ts_prefetch_l1); through the stages, nothing reloads.
-      if (!p.small_in_stage)
+      if (!p.small_in_stage())
         line((mask >= 0 ? "if (" + value_of(mask) + ") " : std::string()) + "ts_prefetch_l1(" + ptr + ");");
     });
   }

@@ -321,47 +321,7 @@ void Emitter::plan_pipelines() {
       for (size_t r = 0; r < layouts_.size(); ++r)
         if (layouts_[r].mma) layouts_[r] = *transposed_mma_layout(type(static_cast<int>(r)).shape, threads_);
     }
-    if (p.wgmma) {
-      p.stage_bytes = 0;
-      bool any_swizzle = false;
-      for (StagedLoad& s : p.loads) {
-        if (s.reg == register_read) {  // keeps its padded rows: fragment loads on distinct banks
-          s.offset = p.stage_bytes;
-          p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
-          continue;
-        }
-        s.core = true;
-        const int64_t row_bytes = s.inner * byte_size(type(s.reg).dtype);
-        const bool half = byte_size(type(s.reg).dtype) == 2;
-        s.swizzle128 = row_bytes == 128 || (half && !s.k_inner && row_bytes % 128 == 0);
-        any_swizzle |= s.swizzle128;
-        if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
-        s.offset = p.stage_bytes;
-        p.stage_bytes += s.outer * s.inner * byte_size(type(s.reg).dtype);
-      }
-      // Operands from registers (16-bit only, wgmma_fits): K-major core
-      // matrices, which a thread holding a whole column fills with one
-      // 16-byte store per 8 values along k (wgmma_from_registers). A B whose
-      // lanes hold neighbouring columns goes N-major instead, in swizzled
-      // columns of 64, where a warp's 2-byte stores of one k row are 64
-      // contiguous bytes (core matrices put them 16 bytes apart: 4-way bank
-      // conflicts).
-      for (auto& [x, offset] : p.reg_operands) {
-        const ir::Shape& xs = type(x).shape;
-        bool only_b = true;
-        for (const ir::Instr& in : body.instrs)
-          if (in.op == ir::Op::Dot && in.args[0] == x) only_b = false;
-        if (only_b && xs.back() % 64 == 0 && !one_column_a_thread(x)) {
-          p.reg_n_major.insert(x);
-          p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
-          any_swizzle = true;
-        }
-        offset = p.stage_bytes;
-        p.stage_bytes += xs[xs.size() - 2] * xs.back() * byte_size(type(x).dtype);
-      }
-      if (any_swizzle) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
-      swizzled_stages_ |= any_swizzle;
-    }
+    if (p.wgmma) place_wgmma_operands(p, register_read);
     // The body's other loads (E4's packed words, scales, minima) are read
     // one iteration ahead into registers, so their latency overlaps the
     // MMAs too; only when nothing in the body stores (a store could change
@@ -381,19 +341,7 @@ void Emitter::plan_pipelines() {
           p.prefetched.push_back(&in);
       }
     }
-    // The prefetched loads through the stages (Pipeline::small_in_stage):
-    // each one's tile after the stage's other regions; a stage that was a
-    // whole number of 1024-byte swizzle atoms stays one.
-    if (!p.prefetched.empty() && opt_.small_loads_in_stage) {
-      const bool atoms = p.stage_bytes % 1024 == 0;
-      for (const ir::Instr* ld : p.prefetched) {
-        p.stage_bytes = (p.stage_bytes + 15) / 16 * 16;
-        p.small_offsets[ld->dst] = p.stage_bytes;
-        p.stage_bytes += ir::numel(type(ld->dst).shape) * byte_size(type(ld->dst).dtype);
-      }
-      p.stage_bytes = atoms ? (p.stage_bytes + 1023) / 1024 * 1024 : (p.stage_bytes + 15) / 16 * 16;
-      p.small_in_stage = true;
-    }
+    if (!p.prefetched.empty() && opt_.small_loads_in_stage) place_small_loads(p);
     // Three stages (two iterations in flight) when they fit beside a
     // second block on the SM; else two.
     p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
@@ -407,10 +355,7 @@ void Emitter::plan_pipelines() {
     // A stage's small regions are rewritten two iterations after its own
     // (for the iteration `stages` on): with two stages that is the next
     // iteration, while a thread may still read this one's after its dots.
-    if (p.stages < 3) {
-      p.small_in_stage = false;
-      p.small_offsets.clear();
-    }
+    if (p.stages < 3) p.small_offsets.clear();
     // Two stages leave no room for a group in flight: wgmma then waits for
     // each group at once.
     // A transposed wgmma's A fragments are registers the next iteration
@@ -502,110 +447,17 @@ void Emitter::plan_pipelines() {
   }
 }
 
-bool Emitter::wgmma_fits(const Pipeline& p) const {
-  bool any = false;
-  for (const ir::Instr& in : p.loop->body->instrs) {
-    if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) continue;
-    any = true;
-    const ir::Shape& as = type(in.args[0]).shape;
-    const DType d = type(in.args[0]).dtype;
-    const bool tf32 = d == DType::f32 && in.precision == ir::Precision::tf32;
-    const bool half = d == DType::bf16 || d == DType::f16;
-    if (as.size() != 2 || !(tf32 || half)) return false;
-    const TileLayout& l = layouts_[in.dst];
-    const int64_t N = type(in.dst).shape.back(), K = as.back();
-    if (l.wm != threads_ / 32 || l.wn != 1 || l.tm != 1 || N % 8 != 0 || N > 256) return false;
-    if (half && K % 16 != 0) return false;
-    for (size_t i = 0; i < 2; ++i) {
-      const int x = in.args[i];
-      if (p.reg_operands.count(x)) {
-        // From registers into K-major core matrices: 16-bit only (a tf32
-        // operand's writers would round it; none is needed so far).
-        if (!half || type(x).shape[0] % 8 != 0 || type(x).shape[1] % 8 != 0) return false;
-        continue;
-      }
-      bool transposed = false;
-      const StagedLoad* sl = staged_operand_in(p, x, &transposed);
-      if (!sl || sl->outer % 8 != 0) return false;
-      const size_t k_axis = i == 0 ? 1 : 0;
-      const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
-      // tf32 wgmma reads K-major operands only; 16-bit ones either way
-      // (the instruction's transpose bits), each as its first use staged it.
-      if (tf32 && sl->inner_axis != k_in_load) return false;
-      if (half && (sl->inner_axis == k_in_load) != sl->k_inner) return false;
-      if (half && !sl->k_inner && sl->inner % 8 != 0) return false;
-    }
+// Pipeline::small_offsets: the prefetched loads' tiles after the stage's
+// other regions; a stage that was a whole number of 1024-byte swizzle atoms
+// stays one.
+void Emitter::place_small_loads(Pipeline& p) const {
+  const bool atoms = p.stage_bytes % 1024 == 0;
+  for (const ir::Instr* ld : p.prefetched) {
+    p.stage_bytes = (p.stage_bytes + 15) / 16 * 16;
+    p.small_offsets[ld->dst] = p.stage_bytes;
+    p.stage_bytes += ir::numel(type(ld->dst).shape) * byte_size(type(ld->dst).dtype);
   }
-  return any;
-}
-
-std::optional<int> Emitter::wgmma_transposed_b(const Pipeline& p) const {
-  if (!p.reg_operands.empty() || p.loads.size() != 2) return std::nullopt;
-  // The kernel's only tensor-core dot, directly in this loop: the layout of
-  // every tile in the MMA layout changes with it.
-  const ir::Instr* dot = nullptr;
-  int dots = 0;
-  ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
-    if (in.op == ir::Op::Dot && layouts_[in.dst].mma) {
-      ++dots;
-      dot = &in;
-    }
-  });
-  if (dots != 1 || !directly_in(*p.loop->body, dot)) return std::nullopt;
-  const ir::Shape& as = type(dot->args[0]).shape;
-  const size_t rank = as.size();
-  if (type(dot->args[0]).dtype != DType::f32 || dot->precision != ir::Precision::tf32) return std::nullopt;
-  const int64_t M = as[rank - 2];
-  if (M % 8 != 0 || M > 256) return std::nullopt;  // wgmma's n
-  const StagedLoad* staged[2] = {nullptr, nullptr};
-  for (size_t i = 0; i < 2; ++i) {
-    bool transposed = false;
-    staged[i] = staged_operand_in(p, dot->args[i], &transposed);
-    if (!staged[i] || transposed) return std::nullopt;
-    const int k_axis = static_cast<int>(i == 0 ? rank - 1 : rank - 2);
-    // A K-major (wgmma's B, by descriptor); B with n along its rows (read
-    // into registers from rows padded by 8 floats: conflict-free).
-    if ((staged[i]->inner_axis == k_axis) != (i == 0)) return std::nullopt;
-  }
-  if (staged[0] == staged[1] || staged[0]->outer % 8 != 0 || staged[1]->stride != staged[1]->inner + 8) return std::nullopt;
-  for (size_t r = 0; r < layouts_.size(); ++r)
-    if (layouts_[r].mma && !transposed_mma_layout(type(static_cast<int>(r)).shape, threads_)) return std::nullopt;
-  return staged[1]->reg;
-}
-
-bool Emitter::wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const {
-  if (x.args[0] != y.args[0] || !(layouts_[x.dst] == layouts_[y.dst])) return false;
-  if (type(x.args[0]).dtype != DType::f32) return false;  // the fused helpers are tf32's
-  bool xt = false, yt = false, at = false;
-  const StagedLoad* a = staged_operand_in(p, x.args[0], &at);
-  const StagedLoad* bx = staged_operand_in(p, x.args[1], &xt);
-  const StagedLoad* by = staged_operand_in(p, y.args[1], &yt);
-  if (!a || !bx || !by || xt || yt || bx == by) return false;
-  if (bx->swizzle128 != a->swizzle128 || by->swizzle128 != a->swizzle128 || !a->swizzle128) return false;
-  // One K-major operand of 2 N rows: y's rows right after x's.
-  const int64_t elem = byte_size(type(bx->reg).dtype);
-  if (bx->inner != by->inner || bx->outer != by->outer || by->offset != bx->offset + bx->outer * bx->inner * elem)
-    return false;
-  const int64_t N = type(x.dst).shape.back();
-  return N == type(y.dst).shape.back() && 2 * N <= 256;
-}
-
-bool Emitter::wgmma_accumulates_in_place(const ir::Instr& in, const Pipeline& p) const {
-  if (!in.has_acc) return false;
-  const int acc = in.args[2], dst = in.dst;
-  if (type(acc).dtype != DType::f32 || layouts_[acc].slots != layouts_[dst].slots || layouts_[acc].scalar) return false;
-  bool ok = true;
-  // The result goes nowhere but back into the accumulator...
-  ir::for_each_instr(k_.body, [&](const ir::Instr& u, const ir::Block&) {
-    for (int a : u.args)
-      if (a == dst && !(u.op == ir::Op::Copy && u.dst == acc)) ok = false;
-  });
-  // ...which nothing else in the loop reads.
-  ir::for_each_instr(*p.loop->body, [&](const ir::Instr& u, const ir::Block&) {
-    for (int a : u.args)
-      if (a == acc && &u != &in) ok = false;
-  });
-  return ok;
+  p.stage_bytes = atoms ? (p.stage_bytes + 1023) / 1024 * 1024 : (p.stage_bytes + 15) / 16 * 16;
 }
 
 }  // namespace tl::gpu::detail

@@ -51,11 +51,7 @@ std::optional<std::string> Emitter::remat_instr(const ir::Instr& in, const std::
       if (!reload_at_) return std::nullopt;
       if (active_ && !loop_subst_ && active_->small_offsets.count(r)) {
         // This iteration's values, in its stage (Pipeline::small_in_stage).
-        const std::vector<int64_t> st = row_major_strides(shape);
-        std::string flat = "0";
-        for (size_t i = 0; i < shape.size(); ++i)
-          if (shape[i] > 1) flat += " + (" + coords[i] + ") * " + std::to_string(st[i]);
-        return small_load_at(*active_, r, flat);
+        return small_load_at(*active_, r, flat_index(coords, shape));
       }
       if (!reload_allowed(in, *reload_at_)) return std::nullopt;
       std::optional<std::string> p = remat(in.args[0], coords, depth + 1);
@@ -87,14 +83,7 @@ std::optional<std::string> Emitter::remat_instr(const ir::Instr& in, const std::
     case Op::Reshape: {
       // The flat row-major index is kept; rebuild the source's coordinates.
       const ir::Shape& ss = type(in.args[0]).shape;
-      const std::vector<int64_t> ds = row_major_strides(shape), sst = row_major_strides(ss);
-      std::string flat;
-      for (size_t i = 0; i < shape.size(); ++i) {
-        if (shape[i] == 1) continue;
-        std::string term = ds[i] == 1 ? coords[i] : "(" + coords[i] + ") * " + std::to_string(ds[i]);
-        flat += (flat.empty() ? "" : " + ") + term;
-      }
-      if (flat.empty()) flat = "0";
+      const std::string flat = flat_index(coords, shape);
       std::vector<std::string> sc(ss.size());
       for (size_t j = 0; j < ss.size(); ++j) sc[j] = coordinate("(" + flat + ")", ss, j);
       return remat(in.args[0], sc, depth + 1);

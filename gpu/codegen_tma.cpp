@@ -268,7 +268,7 @@ bool Emitter::shared_in_cluster(const StagedLoad& s, int axis) const {
 }
 
 int Emitter::multicast_axis(const Pipeline& p) const {
-  // The form whose cluster barrier codegen_dot.cpp places (the transposed
+  // The form whose cluster barrier codegen_pipeline.cpp places (the transposed
   // dot, each group waited for at once), in a loop both programs of a
   // cluster run with the same trips: at the kernel's top level, its range
   // the same for them.

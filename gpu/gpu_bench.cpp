@@ -327,10 +327,11 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
       // the same with TMA copies (where no tile qualifies, the kernel is 1's
       // or 2's again and is skipped). Not clusters (`--cluster`): they ran
       // p11 1.75-2x slower (bench/RESULTS.md, ninth round).
-      for (int wg : dots && opt.tune_wgmma ? std::vector<int>{0, 1, 2, 3, 4} : std::vector<int>{0})
+      for (int wg : !dots || !opt.tune_wgmma ? std::vector<int>{0}
+                    : wgmma_only             ? std::vector<int>{1, 2, 3, 4}
+                                             : std::vector<int>{0, 1, 2, 3, 4})
         for (int s : stages)
-          for (int w : warps) {
-            if (wgmma_only && (wg == 0 || w != 8)) continue;
+          for (int w : wgmma_only ? std::vector<int>{8} : warps) {
             BenchOptions o = opt;
             o.codegen.wgmma = wg > 0;
             o.codegen.wgmma_in_flight = wg == 1 || wg == 3;

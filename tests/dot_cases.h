@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "bench_cases.h"
@@ -36,15 +37,20 @@ void tile_dot(tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K,
 // The mask of every element inside [M, K].
 inline auto in_bounds = [](auto rows, auto ks, tl::Int M, tl::Int K) { return (rows < M).col() & (ks < K).row(); };
 
-// Bench case `name` (its kernel and blocks) at sizes M, N, K.
-inline tl::gpu::BenchCase bench_case_at(const char* name, int64_t M, int64_t N, int64_t K) {
+// Bench case `name` (its kernel and blocks) at the given sizes.
+inline tl::gpu::BenchCase bench_case_sized(const char* name, puzzles::Params sizes) {
   for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
     if (c.name == name) {
-      c.set.sizes = {{"M", M}, {"N", N}, {"K", K}};
+      c.set.sizes = std::move(sizes);
       return c;
     }
   FAIL("no bench case " << name);
   return {};
+}
+
+// Bench case `name` at sizes M, N, K (E1's).
+inline tl::gpu::BenchCase bench_case_at(const char* name, int64_t M, int64_t N, int64_t K) {
+  return bench_case_sized(name, {{"M", M}, {"N", N}, {"K", K}});
 }
 
 // A bench case run by the interpreter and once more by `run(ir, grid,
@@ -66,14 +72,9 @@ void check_against_interpreter(const tl::gpu::BenchCase& c, Run run) {
 // p11 (N2 = 1) at the given blocks, on a small problem with tails on every
 // axis: at B1 = 16 x warps its dot runs wgmma as C^T = B^T A^T.
 inline tl::gpu::BenchCase p11_at(int64_t b0, int64_t b1, int64_t bk) {
-  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
-    if (c.name == "p11") {
-      c.set.sizes = {{"N0", 130}, {"N1", 150}, {"N2", 1}, {"MID", 70}};
-      c.set.blocks = {{"B0", b0}, {"B1", b1}, {"B2", 1}, {"B_MID", bk}};
-      return c;
-    }
-  FAIL("no bench case p11");
-  return {};
+  tl::gpu::BenchCase c = bench_case_sized("p11", {{"N0", 130}, {"N1", 150}, {"N2", 1}, {"MID", 70}});
+  c.set.blocks = {{"B0", b0}, {"B1", b1}, {"B2", 1}, {"B_MID", bk}};
+  return c;
 }
 
 // p11 at the given blocks and sizes (the batch term too: N2 > 1).

@@ -18,6 +18,7 @@
 #include "broken/registry.h"
 #include "child_process.h"
 #include "codegen.h"
+#include "codegen_text.h"
 #include "cubin_cache.h"
 #include "error.h"
 #include "gpu_cases.h"
@@ -116,7 +117,7 @@ std::string cuda_of(void (*fn)(P...), std::vector<tl::Arg> args) {
   return tl::gpu::lower_to_cuda(*tl::build_ir(k, args));
 }
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+using codegen_text::has;
 
 }  // namespace
 

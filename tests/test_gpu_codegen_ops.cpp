@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen.h"
+#include "codegen_text.h"
 #include "gpu_compare.h"
 #include "gpu_host_runner.h"
 #include "error.h"
@@ -27,7 +28,7 @@ std::string compiled_cuda(void (*fn)(P...), std::vector<tl::Arg> args) {
   return lowered.source;
 }
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+using codegen_text::has;
 
 }  // namespace
 

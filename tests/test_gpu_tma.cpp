@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen.h"
+#include "codegen_text.h"
 #include "device_runtime.h"
 #include "dot_cases.h"
 #include "gpu_compare.h"
@@ -23,7 +24,7 @@
 
 namespace {
 
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using codegen_text::has;
 
 tl::gpu::CodegenOptions tma_options(int warps, int stages = 0, bool in_flight = true) {
   tl::gpu::CodegenOptions cg;

@@ -12,6 +12,7 @@
 
 #include "bench_cases.h"
 #include "codegen.h"
+#include "codegen_text.h"
 #include "dot_cases.h"
 #include "gpu_bench.h"
 #include "gpu_compare.h"
@@ -24,7 +25,7 @@
 
 namespace {
 
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using codegen_text::has;
 
 struct Built {
   const puzzles::Puzzle* p;
@@ -53,7 +54,7 @@ tl::gpu::CodegenOptions persistent_over(tl::Grid g, int warps = 4, int interleav
   return cg;
 }
 
-std::string body_of(const std::string& source) { return source.substr(source.find("__global__")); }
+using codegen_text::body_of;
 
 // Runs the puzzle's solution on the interpreter and as a persistent kernel
 // over `blocks` blocks (emulated), and compares every buffer.

@@ -13,20 +13,15 @@
 #include <vector>
 
 #include "codegen.h"
+#include "codegen_text.h"
 #include "dot_cases.h"
 #include "gpu_host_runner.h"
 #include "harness.h"
 #include "nvrtc_compiler.h"
 #include "wgmma16_cases.h"
 
-namespace {
-
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-
-std::string body_of(const std::string& source) { return source.substr(source.find("__global__")); }
-
-}  // namespace
-
+using codegen_text::body_of;
+using codegen_text::has;
 using wgmma16_cases::e4_rows_at;
 using wgmma16_cases::wgmma_at;
 
@@ -89,16 +84,13 @@ TEST_CASE("emulated: E4 fused and split-K by bf16 wgmma at 4 warps compute what 
   // tuner picked them (bench/RESULTS.md, eleventh round): dY^T in one
   // swizzled column, X [32, 64] from registers N-major.
   for (const char* name : {"e4_fused", "e4_splitk"}) {
-    for (tl::gpu::BenchCase c : tl::gpu::anchor_cases()) {
-      if (c.name != name) continue;
-      c.set.sizes = {{"K", 300}, {"COUT", 100}, {"CIN", 512}};
-      INFO(name << " at " << c.set.sizes.str() << " | " << c.set.blocks.str());
-      dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-        const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma_at(4));
-        REQUIRE(has(k.source, "ts_wgmma_bf16_n64_tt(r"));
-        gpu_host::HostKernel(ir, k).run(grid, args);
-      });
-    }
+    const tl::gpu::BenchCase c = dot_cases::bench_case_sized(name, {{"K", 300}, {"COUT", 100}, {"CIN", 512}});
+    INFO(name << " at " << c.set.sizes.str() << " | " << c.set.blocks.str());
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma_at(4));
+      REQUIRE(has(k.source, "ts_wgmma_bf16_n64_tt(r"));
+      gpu_host::HostKernel(ir, k).run(grid, args);
+    });
   }
 }
 

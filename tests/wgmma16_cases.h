@@ -25,14 +25,9 @@ namespace wgmma16_cases {
 // multiple of the K slices, COUT not of BM.
 inline tl::gpu::BenchCase e4_rows_at(int64_t bm, int64_t bn, int64_t bk, int64_t row_blocks, int64_t split_k,
                                      int64_t k = 300, int64_t cout = 200, int64_t cin = 512) {
-  for (tl::gpu::BenchCase c : tl::gpu::anchor_cases())
-    if (c.name == "e4_rows") {
-      c.set.sizes = {{"K", k}, {"COUT", cout}, {"CIN", cin}};
-      c.set.blocks = {{"BM", bm}, {"BN", bn}, {"BK", bk}, {"ROW_BLOCKS", row_blocks}, {"SPLIT_K", split_k}};
-      return c;
-    }
-  FAIL("no bench case e4_rows");
-  return {};
+  tl::gpu::BenchCase c = dot_cases::bench_case_sized("e4_rows", {{"K", k}, {"COUT", cout}, {"CIN", cin}});
+  c.set.blocks = {{"BM", bm}, {"BN", bn}, {"BK", bk}, {"ROW_BLOCKS", row_blocks}, {"SPLIT_K", split_k}};
+  return c;
 }
 
 inline tl::gpu::CodegenOptions wgmma_at(int warps, int stages = 0, bool in_flight = true) {

@@ -1,0 +1,308 @@
+// Hopper's wgmma (CodegenOptions::wgmma, issue 16): the dots of a pipelined
+// loop that codegen_wgmma_plan.cpp admitted, emitted from dot_mma_fragments
+// once their operands are in the stage: tf32 from staged K-major tiles, tf32
+// as C^T = B^T A^T with B^T in registers, 16-bit by descriptors of either
+// major-ness or from registers; each group left in flight or waited for; and
+// the inline-asm helpers those dots call.
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+void Emitter::fence_operands(int r) {
+  for_slots(layout(r).slots, [&](const std::string& s) { line("ts_fence_operand(" + at(r, s) + ");"); });
+}
+
+void Emitter::end_wgmma_group(Pipeline& p, const ir::Instr& in) {
+  line("ts_wgmma_commit();");
+  if (p.wgmma_async) {
+    // One group per dot; after the body's last dot its own groups stay in
+    // flight and the previous iteration's are done, so their stage may
+    // take new copies. The accumulators are the loop's own arrays (see the
+    // alias in dot_mma_fragments): nothing reads them until the loop ends.
+    wgmma_group_done(p, in.args[2]);
+  } else {
+    line("ts_wgmma_wait0();");
+    // The accumulators are the asm's until the wait: no access moves above it.
+    fence_operands(in.dst);
+  }
+}
+
+void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
+  // After the body's last dot its own groups stay in flight and the
+  // previous iteration's are retired, so their stage may take new copies.
+  p.wgmma_accumulators.push_back(accumulator);
+  if (p.wgmma_accumulators.size() == static_cast<size_t>(p.wgmma_dots)) {
+    line("ts_wgmma_wait<" + std::to_string(p.wgmma_groups) + ">();");
+    if (p.late_issue) issue_after_wait(p);
+  }
+}
+
+// C^T = B^T A^T (Pipeline::wgmma_transposed): warpgroup g's rows
+// 64g..64g+63 of C^T (columns n of C) as wgmma's A from registers, read from
+// B's [K][N + 8] rows: lane 4g' + q takes (k + q, n + g'), the 32 lanes on
+// distinct banks; a0..a3 are (g', q), (g' + 8, q), (g', q + 4), (g' + 8,
+// q + 4) as in mma.sync's A. A's staged tile is wgmma's K-major B of M rows,
+// by descriptor as in wgmma_tf32.
+void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std::string& a_base,
+                                    const std::string& b_base, int64_t b_stride) {
+  const int a = in.args[0], dst = in.dst;
+  const ir::Shape& as = type(a).shape;  // [.., M, K]: p11's is batched
+  const int64_t M = as[as.size() - 2], K = as.back();
+  bool a_t = false;
+  const bool swizzled = staged_operand_in(p, a, &a_t)->swizzle128;
+  wgmma_rs_widths_.insert(M);
+  const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
+  const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
+  const int64_t k_step = swizzled ? 8 : 64;
+  line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
+       ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
+  line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
+  for (int64_t kk = 0; kk < K / 8; ++kk) {
+    const int64_t lo = 8 * kk * b_stride, hi = (8 * kk + 4) * b_stride;
+    const std::string f = "ts_fa[" + std::to_string(kk) + "]";
+    line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
+         "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
+  }
+  line("ts_wgmma_fence();");
+  for (int64_t kk = 0; kk < K / 8; ++kk)
+    line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
+         a_base + " + " + std::to_string(k_step * kk) + tail + ");");
+  line("ts_wgmma_commit();");
+  if (p.copies_after_dot) {
+    // Every thread passed this iteration's barrier, so every group that
+    // read the stage these copies fill (the previous iteration's) is done.
+    open("");
+    issue_ahead(p);
+    close();
+  }
+  // Waited for at once (plan_pipelines): the next iteration rewrites the
+  // fragment registers, which PTX forbids while their group is in flight.
+  line("ts_wgmma_wait0();");
+  fence_operands(dst);
+}
+
+// Warpgroup g multiplies rows 64g..64g+63 of A by all of B, straight from
+// the staged tiles. Rows of 128 bytes are 128-byte swizzled (staged_offset):
+// 8-row groups 1024 bytes apart (SBO), a k8 step 32 bytes further along the
+// row, the hardware applying the same XOR. Other widths: core matrices, 2
+// along k per k8 step (LBO 128 bytes), 8-row groups K * 32 bytes apart (SBO).
+void Emitter::wgmma_tf32(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base) {
+  const int a = in.args[0], b = in.args[1], dst = in.dst;
+  const int64_t K = type(a).shape.back(), N = type(dst).shape.back();
+  bool a_t = false, b_t = false;
+  const bool swizzled = staged_operand_in(p, a, &a_t)->swizzle128;
+  if (swizzled != staged_operand_in(p, b, &b_t)->swizzle128)
+    throw CodegenError("wgmma operands of one dot staged in two layouts");  // wgmma_fits admits K of one size
+  auto pair = p.wgmma_pairs.find(&in);
+  const bool paired = pair != p.wgmma_pairs.end();
+  (paired ? wgmma_pair_widths_ : wgmma_widths_).insert(paired ? 2 * N : N);
+  const std::string fn = paired ? "ts_wgmma_tf32_pair_n" + std::to_string(2 * N) : "ts_wgmma_tf32_n" + std::to_string(N);
+  const std::string accumulators = paired ? name(dst) + ", " + name(pair->second->args[2]) : name(dst);
+  const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
+  const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
+  const int64_t k_step = swizzled ? 8 : 64;  // elements from one k8 step to the next
+  line("const int ts_wg = tid >> 7;");
+  line("ts_wgmma_fence();");
+  for (int64_t kk = 0; kk < K / 8; ++kk)
+    line(fn + "(" + accumulators + ", " + desc + a_base + " + ts_wg * " + std::to_string(64 * K) + " + " +
+         std::to_string(k_step * kk) + tail + ", " + desc + b_base + " + " + std::to_string(k_step * kk) + tail + ");");
+  end_wgmma_group(p, in);
+}
+
+// A 16-bit wgmma operand from registers (wgmma_fits), written through `var`
+// (its stage region, as 16-bit words) by the first dot of an iteration that
+// reads it (dot_mma_fragments): as K-major core
+// matrices, element (r, k) of its rows (m of A, n of B) at (r >> 3) * 8K +
+// (k >> 3) * 64 + (r & 7) * 8 + (k & 7), the layout of ts_wgmma_desc(LBO 128
+// bytes, SBO 16K bytes); or, a B in Pipeline::reg_n_major, N-major in
+// 128-byte swizzled columns (staged_offset's layout).
+void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const std::string& var) {
+  const ir::Shape& xs = type(x).shape;
+  const int64_t K = is_a ? xs[1] : xs[0];
+  const std::string as_bits = type(x).dtype == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
+  const TileLayout l = layout(x);
+  uses_tid_ = true;
+  if (!is_a && one_column_a_thread(x)) {
+    // Striped with one thread a column: thread t holds B's row n = t, its
+    // slot k element k, so 8 neighbours along k are one 16-byte store
+    // (a warp's 32 stores fill 4 x 128 contiguous bytes: no bank conflict).
+    for (int64_t c = 0; c < K / 8; ++c) {
+      std::string words;
+      for (int64_t w = 0; w < 4; ++w)
+        words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(8 * c + 2 * w)) + "), " + as_bits +
+                 at(x, std::to_string(8 * c + 2 * w + 1)) + "))";
+      line("*reinterpret_cast<ts_u4*>(" + var + " + (tid >> 3) * " + std::to_string(8 * K) + " + " + std::to_string(64 * c) +
+           " + (tid & 7) * 8) = ts_u4{" + words + "};");
+    }
+    return;
+  }
+  const std::string guard = owner_guard(l);
+  if (!guard.empty()) open("if (" + guard + ")");
+  const bool n_major = p.reg_n_major.count(x) > 0;
+  for_slots(l.slots, [&](const std::string& sl) {
+    const std::string e = "(" + element(l, sl) + ")";
+    const std::string cols = std::to_string(xs[1]);
+    const std::string r = is_a ? e + " / " + cols : e + " % " + cols, k = is_a ? e + " % " + cols : e + " / " + cols;
+    // N-major: element (k, n) at (n / 64) * 64K + k * 64 + ((n % 64 / 8) ^ (k & 7)) * 8 + n % 8.
+    const std::string place =
+        n_major ? "(" + r + ") / 64 * " + std::to_string(64 * K) + " + (" + k + ") * 64 + ((((" + r + ") & 63) >> 3) ^ ((" + k +
+                      ") & 7)) * 8 + ((" + r + ") & 7)"
+                : "((" + r + ") >> 3) * " + std::to_string(8 * K) + " + ((" + k + ") >> 3) * 64 + ((" + r + ") & 7) * 8 + ((" + k +
+                      ") & 7)";
+    line(var + "[" + place + "] = " + as_bits + at(x, sl) + ");");
+  });
+  if (!guard.empty()) close();
+}
+
+bool Emitter::one_column_a_thread(int x) const {
+  const ir::Shape& xs = type(x).shape;
+  const TileLayout l = layout(x);
+  return xs.size() == 2 && !l.mma && !l.replicated() && l.threads == xs[1] && l.slots == xs[0] && xs[0] % 8 == 0;
+}
+
+// A 16-bit dot by wgmma (m64nNk16, f32 accumulators in the layout tf32's
+// use): warpgroup g multiplies rows 64g..64g+63 of A by all of B. Each
+// operand by descriptor, as it sits in the stage:
+// - K-major core matrices (from registers, or a staged tile with k along
+//   its rows): a k16 step 256 bytes on, LBO 128, SBO 16K bytes;
+// - K-major rows of 128 bytes, 128-byte swizzled: a k16 step 32 bytes on;
+// - M- or N-major (k across the rows; the instruction's transpose bit),
+//   128-byte swizzled in columns of 64 (staged_offset): a k16 step 16 rows
+//   (2048 bytes) on, SBO 1024 between 8-row groups, LBO between columns;
+// - M- or N-major core matrices (8 k rows x 8 values along the row): a k16
+//   step 2 row groups on, LBO between them, SBO 128 between 8-value blocks.
+void Emitter::wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base) {
+  const int dst = in.dst;
+  const int64_t M = type(in.args[0]).shape[0], K = type(in.args[0]).shape[1], N = type(dst).shape.back();
+  struct Desc {
+    bool mn_major = false;
+    std::string at;                   // the start of warpgroup 0's rows, k step 0
+    int64_t k_step = 0, wg_step = 0;  // elements a k16 step and a warpgroup's 64 rows on
+    std::string tail;                 // the descriptor call's other arguments
+    bool swizzled = false;
+  };
+  auto describe = [&](int x, const std::string& base, int64_t rows) {
+    Desc dsc;
+    dsc.at = base;
+    bool transposed = false;
+    const StagedLoad* sl = staged_operand_in(p, x, &transposed);
+    if (p.reg_n_major.count(x)) {  // from registers, N-major in swizzled columns (wgmma_from_registers)
+      dsc.mn_major = dsc.swizzled = true;
+      dsc.k_step = 16 * 64;
+      dsc.tail = ", " + std::to_string(K * 128) + ")";
+      return dsc;
+    }
+    if (!sl || sl->k_inner) {
+      dsc.swizzled = sl && sl->swizzle128;
+      dsc.k_step = dsc.swizzled ? 16 : 128;
+      dsc.wg_step = 64 * K;
+      dsc.tail = dsc.swizzled ? ")" : ", 128, " + std::to_string(16 * K) + ")";
+      return dsc;
+    }
+    dsc.mn_major = true;
+    dsc.swizzled = sl->swizzle128;
+    if (dsc.swizzled) {
+      dsc.k_step = 16 * 64;
+      dsc.wg_step = K * 64;  // the next 128-byte column
+      dsc.tail = ", " + std::to_string(K * 128) + ")";
+    } else {
+      dsc.k_step = 16 * rows;
+      dsc.wg_step = 8 * 64;
+      dsc.tail = ", " + std::to_string(16 * rows) + ", 128)";
+    }
+    return dsc;
+  };
+  const Desc A = describe(in.args[0], a_base, M), B = describe(in.args[1], b_base, N);
+  const bool bf16 = type(in.args[0]).dtype == DType::bf16;
+  wgmma16_helpers_.insert({N, bf16, A.mn_major, B.mn_major});
+  const std::string fn = std::string("ts_wgmma_") + (bf16 ? "bf16" : "f16") + "_n" + std::to_string(N) + "_" +
+                         (A.mn_major ? "t" : "n") + (B.mn_major ? "t" : "n");
+  auto call = [](const Desc& dsc, const std::string& offset) {
+    const std::string f = !dsc.swizzled ? "ts_wgmma_desc(" : dsc.mn_major ? "ts_wgmma_desc_sw128_mn(" : "ts_wgmma_desc_sw128(";
+    return f + dsc.at + " + " + offset + dsc.tail;
+  };
+  line("const int ts_wg = tid >> 7;");
+  line("ts_wgmma_fence();");
+  for (int64_t kk = 0; kk < K / 16; ++kk)
+    line(fn + "(" + name(dst) + ", " +
+         call(A, "ts_wg * " + std::to_string(A.wg_step) + " + " + std::to_string(A.k_step * kk)) + ", " +
+         call(B, std::to_string(B.k_step * kk)) + ");");
+  end_wgmma_group(p, in);
+}
+
+namespace {
+
+// The asm operand list "+f"(d[0]), ... of an accumulator of n columns.
+std::string accumulator_outputs(int64_t n) {
+  std::string outs;
+  for (int64_t i = 0; i < n / 2; ++i) outs += (i ? ", \"+f\"(d[" : "\"+f\"(d[") + std::to_string(i) + "])";
+  return outs;
+}
+
+// One wgmma.m64n<n>k<k> step in inline asm, its n / 2 accumulator registers
+// named by `outs` (the asm names every register); `shape` is the rest of
+// the instruction's name after n ("k8.f32.tf32.tf32"), `transposes` its
+// last immediates (", 1, 0": A M-major, B K-major) or "" (tf32 has none).
+// A by descriptor `a`, or from the four registers a[0..3].
+std::string wgmma_asm(int64_t n, const std::string& shape, const std::string& outs, bool a_in_registers = false,
+                      const std::string& transposes = "") {
+  std::string regs;
+  for (int64_t i = 0; i < n / 2; ++i) regs += (i ? ", %" : "%") + std::to_string(i);
+  const int64_t a0 = n / 2, b = a_in_registers ? a0 + 4 : a0 + 1, scale = b + 1;
+  const std::string a_operand = a_in_registers ? "{%" + std::to_string(a0) + ", %" + std::to_string(a0 + 1) + ", %" +
+                                                     std::to_string(a0 + 2) + ", %" + std::to_string(a0 + 3) + "}"
+                                               : "%" + std::to_string(a0);
+  const std::string a_inputs = a_in_registers ? "\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3])" : "\"l\"(a)";
+  return "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" + std::to_string(scale) + ", 0;\\n" +
+         "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + shape + " {" + regs + "}, " + a_operand + ", %" +
+         std::to_string(b) + ", p, 1, 1" + transposes + ";\\n}\\n\"\n    : " + outs + "\n    : " + a_inputs +
+         ", \"l\"(b), \"r\"(1));\n";
+}
+
+}  // namespace
+
+std::string Emitter::wgmma_helpers() const {
+  const std::string tf32 = "k8.f32.tf32.tf32";
+  std::string out;
+  // One helper per accumulator width N.
+  for (int64_t n : wgmma_widths_) {
+    const std::string fn = "ts_wgmma_tf32_n" + std::to_string(n);
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) {\n" +
+           wgmma_asm(n, tf32, accumulator_outputs(n)) + "}\n#else\nTS_INLINE void " + fn +
+           "(float* d, uint64_t a, uint64_t b) { emu_wgmma_tf32(d, a, b, " + std::to_string(n) + "); }\n#endif\n";
+  }
+  // A from registers (Pipeline::wgmma_transposed).
+  for (int64_t n : wgmma_rs_widths_) {
+    const std::string fn = "ts_wgmma_tf32_rs_n" + std::to_string(n);
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, const uint32_t* a, uint64_t b) {\n" +
+           wgmma_asm(n, tf32, accumulator_outputs(n), true) + "}\n#else\nTS_INLINE void " + fn +
+           "(float* d, const uint32_t* a, uint64_t b) { emu_wgmma_tf32_rs(d, a, b, " + std::to_string(n) + "); }\n#endif\n";
+  }
+  // 16-bit dots (wgmma_16bit): m64nNk16, the transpose bits in the name.
+  for (const auto& [n, bf16, ta, tb] : wgmma16_helpers_) {
+    const std::string type = bf16 ? "bf16" : "f16";
+    const std::string fn = "ts_wgmma_" + type + "_n" + std::to_string(n) + "_" + (ta ? "t" : "n") + (tb ? "t" : "n");
+    const std::string transposes = std::string(", ") + (ta ? "1" : "0") + ", " + (tb ? "1" : "0");
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) {\n" +
+           wgmma_asm(n, "k16.f32." + type + "." + type, accumulator_outputs(n), false, transposes) +
+           "}\n#else\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) { emu_wgmma_16(d, a, b, " +
+           std::to_string(n) + ", " + (bf16 ? "true" : "false") + ", " + (ta ? "true" : "false") + ", " +
+           (tb ? "true" : "false") + "); }\n#endif\n";
+  }
+  // Fused pairs (Pipeline::wgmma_pairs): the first dot's accumulator holds
+  // columns 0..N/2-1 of the wide result, the second's the rest.
+  for (int64_t n : wgmma_pair_widths_) {
+    const std::string fn = "ts_wgmma_tf32_pair_n" + std::to_string(n), h = std::to_string(n / 4);
+    std::string outs;
+    for (int64_t i = 0; i < n / 2; ++i)
+      outs += std::string(i ? ", " : "") + "\"+f\"(" + (i < n / 4 ? "d0[" + std::to_string(i) : "d1[" + std::to_string(i - n / 4)) + "])";
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d0, float* d1, uint64_t a, uint64_t b) {\n" +
+           wgmma_asm(n, tf32, outs) + "}\n#else\nTS_INLINE void " + fn + "(float* d0, float* d1, uint64_t a, uint64_t b) {\n" +
+           "  float d[" + std::to_string(n / 2) + "];\n" + "  for (int i = 0; i < " + h + "; ++i) d[i] = d0[i], d[i + " + h +
+           "] = d1[i];\n" + "  emu_wgmma_tf32(d, a, b, " + std::to_string(n) + ");\n" + "  for (int i = 0; i < " + h +
+           "; ++i) d0[i] = d[i], d1[i] = d[i + " + h + "];\n}\n#endif\n";
+  }
+  return out;
+}
+
+}  // namespace tl::gpu::detail
