@@ -122,8 +122,9 @@ void add_examples(std::vector<BenchCase>& cases) {
     // half a group for two row blocks (each X value feeds 256 rows of dW:
     // the faster). BK 64 spilled; 3 row blocks of 64 columns and 6 of 32
     // ran 0.72 and 0.91 ms against 0.565 (bench/RESULTS.md, eleventh round).
-    for (auto [bn, rows] : {std::pair{256, 1}, std::pair{128, 2}}) {
-      c.block_variants.push_back({{"BM", 128}, {"BN", bn}, {"BK", 32}, {"ROW_BLOCKS", rows}, {"SPLIT_K", 7}});
+    for (auto [bn, rows, bk, split] : {std::tuple{256, 1, 32, 7}, std::tuple{128, 2, 32, 7}, std::tuple{128, 2, 64, 7},
+                                       std::tuple{64, 3, 32, 7}, std::tuple{64, 3, 32, 11}}) {
+      c.block_variants.push_back({{"BM", 128}, {"BN", bn}, {"BK", bk}, {"ROW_BLOCKS", rows}, {"SPLIT_K", split}});
       c.wgmma_variants.insert(c.block_variants.size());
     }
     cases.push_back(c);

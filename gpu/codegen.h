@@ -84,6 +84,11 @@ struct CodegenOptions {
   // read again from global memory at every element a broadcast spreads
   // them over (Pipeline::small_in_stage).
   bool small_loads_in_stage = true;
+  // A wgmma B operand written N-major from registers is computed in runs of
+  // 16 bytes along its rows (TileLayout::vec): one 16-byte store per run,
+  // and one read per run of what the run's values share (E4's packed word,
+  // scale and minimum). Off: the striped layout, a store and reads a value.
+  bool register_operand_runs = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

@@ -33,6 +33,12 @@ struct TileLayout {
   int64_t slots = 1;  // registers per thread
   int threads = 128;
   bool scalar = true;  // a 0-d value: one plain variable, not an array
+  // Striped in runs of `vec`: thread t holds elements t * vec .. t * vec +
+  // vec - 1 of each stripe of threads * vec (slot s: stripe s / vec, run
+  // place s % vec). 1 is the plain striped layout; longer runs let a thread
+  // hold neighbours along a row (a 16-byte store of 8 bf16 values, one read
+  // of a packed word they share: vectorize_register_operand).
+  int64_t vec = 1;
   // The MMA layout (mma == true); cols is N, the tile's last extent.
   bool mma = false;
   int64_t cols = 0;
@@ -322,6 +328,7 @@ class Emitter {
   // Whether a thread of x's layout holds one whole column of K values (a
   // B operand written K-major by 16-byte stores).
   bool one_column_a_thread(int x) const;
+  void vectorize_register_operand(const Pipeline& p, int x);
   // The group's commit, then its wait (wgmma_group_done) or, waited for at
   // once, the wait and the fence of dot `in`'s result.
   void end_wgmma_group(Pipeline& p, const ir::Instr& in);

@@ -124,8 +124,9 @@ bool Emitter::try_remat_move(const ir::Instr& in) {
     assign(in.dst, [&](const std::string& s) {
       // An MMA destination's rows and columns directly: shorter than the
       // flat index the coordinates were taken from before, so within
-      // remat's limit wherever that was.
-      return ld.mma ? *remat_instr(in, element_coordinates(ld, ds, s), 0) : *at_element(element(ld, s));
+      // remat's limit wherever that was. A run layout's, for one read of
+      // a source its run shares (element_coordinates).
+      return ld.mma || ld.vec > 1 ? *remat_instr(in, element_coordinates(ld, ds, s), 0) : *at_element(element(ld, s));
     });
   reload_at_ = nullptr;
   return ok;

@@ -136,9 +136,26 @@ void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const st
     }
     return;
   }
+  const bool n_major = p.reg_n_major.count(x) > 0;
+  if (!is_a && n_major && l.vec == 8) {
+    // Runs of 8 along a row (vectorize_register_operand): 8 neighbours n ..
+    // n + 7 of row k, n a multiple of 8, are one 16-byte chunk of the
+    // swizzled column, stored at once.
+    const std::string cols = std::to_string(xs[1]), v = std::to_string(l.threads * 8);
+    for (int64_t run = 0; run < l.slots / 8; ++run) {
+      const std::string e = "(" + std::to_string(run) + " * " + v + " + tid * 8)";
+      const std::string r = e + " % " + cols, k = e + " / " + cols;
+      std::string words;
+      for (int64_t w = 0; w < 4; ++w)
+        words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(8 * run + 2 * w)) + "), " +
+                 as_bits + at(x, std::to_string(8 * run + 2 * w + 1)) + "))";
+      line("*reinterpret_cast<ts_u4*>(" + var + " + (" + r + ") / 64 * " + std::to_string(64 * K) + " + (" + k +
+           ") * 64 + ((((" + r + ") & 63) >> 3) ^ ((" + k + ") & 7)) * 8) = ts_u4{" + words + "};");
+    }
+    return;
+  }
   const std::string guard = owner_guard(l);
   if (!guard.empty()) open("if (" + guard + ")");
-  const bool n_major = p.reg_n_major.count(x) > 0;
   for_slots(l.slots, [&](const std::string& sl) {
     const std::string e = "(" + element(l, sl) + ")";
     const std::string cols = std::to_string(xs[1]);
@@ -157,7 +174,7 @@ void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const st
 bool Emitter::one_column_a_thread(int x) const {
   const ir::Shape& xs = type(x).shape;
   const TileLayout l = layout(x);
-  return xs.size() == 2 && !l.mma && !l.replicated() && l.threads == xs[1] && l.slots == xs[0] && xs[0] % 8 == 0;
+  return xs.size() == 2 && !l.mma && !l.replicated() && l.vec == 1 && l.threads == xs[1] && l.slots == xs[0] && xs[0] % 8 == 0;
 }
 
 // A 16-bit dot by wgmma (m64nNk16, f32 accumulators in the layout tf32's

@@ -3,6 +3,8 @@
 // where their operands sit in a stage, which dots pair into one wgmma, and
 // which accumulate in place so their groups may stay in flight.
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "codegen_emitter.h"
 
@@ -43,6 +45,7 @@ void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
         if (in.op == ir::Op::Dot && in.args[0] == x) only_b = false;
       if (only_b && xs.back() % 64 == 0 && !one_column_a_thread(x)) {
         p.reg_n_major.insert(x);
+        vectorize_register_operand(p, x);
         p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
         any_swizzle = true;
       }
@@ -51,6 +54,56 @@ void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
     }
     if (any_swizzle) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
     swizzled_stages_ |= any_swizzle;
+}
+
+// A B operand written N-major from registers (reg_n_major) in the striped
+// layout has a warp's lanes on neighbouring columns: one 2-byte store a
+// value, and whatever the values are computed from read once a value (E4:
+// the packed word, scale and minimum of every value's row, from the stage).
+// Held in runs of 16 bytes along its rows instead (TileLayout::vec), a
+// thread writes its 8 neighbours with one store, and reads each word they
+// share once (the runs' reads are the same address, which NVVM merges).
+// The runs go back through the body's elementwise ops, casts and reshapes
+// that compute the operand, so none of them converts between layouts; a
+// broadcast takes them but not its source (it reads the source at any
+// layout's elements), nor does index arithmetic (recomputed where used).
+void Emitter::vectorize_register_operand(const Pipeline& p, int x) {
+  const int64_t V = 16 / byte_size(type(x).dtype);
+  const TileLayout& lx = layouts_[x];
+  const ir::Shape& xs = type(x).shape;
+  if (!opt_.register_operand_runs || lx.mma || lx.scalar || lx.vec != 1 || lx.n % (threads_ * V) != 0 || xs.back() % V != 0) return;
+  std::map<int, const ir::Instr*> def;
+  for (const ir::Instr& in : p.loop->body->instrs)
+    if (in.dst >= 0) def[in.dst] = &in;
+  const std::vector<std::string> probe = {"c0", "c1", "c2", "c3"};
+  auto index_arithmetic = [&](int r) {
+    const ir::Shape& s = type(r).shape;
+    return s.size() <= probe.size() &&
+           remat(r, std::vector<std::string>(probe.begin(), probe.begin() + static_cast<long>(s.size())), 0).has_value();
+  };
+  auto joins = [&](int r) {
+    auto d = def.find(r);
+    if (d == def.end() || def_count_[r] != 1 || type(r).is_ptr || type(r).shape.empty()) return false;
+    const TileLayout& l = layouts_[r];
+    if (l.mma || l.vec != 1 || l.n != lx.n || index_arithmetic(r)) return false;
+    const ir::Op op = d->second->op;
+    return ir::is_unary(op) || ir::is_binary(op) || op == ir::Op::Where || op == ir::Op::Fma || op == ir::Op::Reshape ||
+           op == ir::Op::Broadcast;
+  };
+  if (!joins(x)) return;
+  std::set<int> run = {x};
+  std::vector<int> work = {x};
+  while (!work.empty()) {
+    const ir::Instr& in = *def.at(work.back());
+    work.pop_back();
+    if (in.op == ir::Op::Broadcast) continue;
+    for (int a : in.args)
+      if (!run.count(a) && joins(a)) {
+        run.insert(a);
+        work.push_back(a);
+      }
+  }
+  for (int r : run) layouts_[r].vec = V;
 }
 
 bool Emitter::wgmma_fits(const Pipeline& p) const {

@@ -25,6 +25,14 @@ typedef unsigned long long uint64_t;
 
 #define TS_INLINE static __device__ __forceinline__
 
+// A fact the device compiler may use (NVVM's __builtin_assume); nothing on
+// the host emulation's compilers, which lack it.
+#ifdef __CUDA_ARCH__
+#define TS_ASSUME(c) __builtin_assume(c)
+#else
+#define TS_ASSUME(c) ((void)0)
+#endif
+
 // Facts about each integer type. `wide` is an unsigned type of at least 32
 // bits: + - * are done in it, so they wrap (SEMANTICS 3) instead of being
 // undefined signed overflow, and u16 * u16 never overflows a promoted int.

@@ -53,6 +53,22 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   const std::string body2 = body_of(k2.source);
   CHECK(has(body2, "ts_wgmma_desc_sw128_mn(sb + 1024, 4096));"));
   CHECK(has(body2, ") / 64 * 2048 + ("));
+  // In runs of 8 along its rows (CodegenOptions::register_operand_runs):
+  // a thread's 8 neighbours of a k row are one 16-byte store, and the
+  // packed word, scale and minimum they share are read at an index without
+  // the place in the run (one address, which NVVM reads once).
+  CHECK(has(body2, "*reinterpret_cast<ts_u4*>(sb + ((1 * 2048 + tid * 8) % 128) / 64 * 2048 + "));
+  CHECK_FALSE(has(body2, "sb[("));
+  for (size_t at = body2.find("ts_smem + ts_pipe + ts_st"); at != std::string::npos;
+       at = body2.find("ts_smem + ts_pipe + ts_st", at + 1)) {
+    const std::string line = body2.substr(at, body2.find('\n', at) - at);
+    INFO(line);
+    CHECK_FALSE(has(line, "(s) % 8)"));
+  }
+  tl::gpu::CodegenOptions no_runs = wgmma_at(8);
+  no_runs.register_operand_runs = false;
+  CHECK(has(body_of(tl::gpu::lower(*tl::build_ir(*c2.puzzle->solution, puzzles::launch_args(c2.set, b2)), no_runs).source),
+            "sb[("));
   CHECK(has(body2, "ts_wgmma_wait<2>();"));
   const size_t first = body2.find("ts_wgmma_bf16_n128_tt(r"), second = body2.find("ts_wgmma_bf16_n128_tt(r", first + 1);
   CHECK(body2.find("__bfloat16_as_ushort(", first) > body2.find("ts_wgmma_commit();", second));  // no second copy of X
