@@ -131,8 +131,8 @@ void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const st
       for (int64_t w = 0; w < 4; ++w)
         words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(8 * c + 2 * w)) + "), " + as_bits +
                  at(x, std::to_string(8 * c + 2 * w + 1)) + "))";
-      line("*reinterpret_cast<ts_u4*>(" + var + " + (tid >> 3) * " + std::to_string(8 * K) + " + " + std::to_string(64 * c) +
-           " + (tid & 7) * 8) = ts_u4{" + words + "};");
+      line("ts_st_shared16(" + var + " + (tid >> 3) * " + std::to_string(8 * K) + " + " + std::to_string(64 * c) +
+           " + (tid & 7) * 8, " + words + ");");
     }
     return;
   }
@@ -149,8 +149,8 @@ void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const st
       for (int64_t w = 0; w < 4; ++w)
         words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(8 * run + 2 * w)) + "), " +
                  as_bits + at(x, std::to_string(8 * run + 2 * w + 1)) + "))";
-      line("*reinterpret_cast<ts_u4*>(" + var + " + (" + r + ") / 64 * " + std::to_string(64 * K) + " + (" + k +
-           ") * 64 + ((((" + r + ") & 63) >> 3) ^ ((" + k + ") & 7)) * 8) = ts_u4{" + words + "};");
+      line("ts_st_shared16(" + var + " + (" + r + ") / 64 * " + std::to_string(64 * K) + " + (" + k + ") * 64 + ((((" + r +
+           ") & 63) >> 3) ^ ((" + k + ") & 7)) * 8, " + words + ");");
     }
     return;
   }

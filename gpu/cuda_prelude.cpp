@@ -446,6 +446,18 @@ TS_INLINE void ts_ldsm_x2_trans(uint32_t* r, const void* p) {
 struct __align__(16) ts_u4 {
   uint32_t x, y, z, w;
 };
+// Four words into shared memory by one 16-byte store (the caller keeps the
+// address 16-byte aligned): NVVM splits a ts_u4's store of computed words
+// into four 4-byte stores (a wgmma operand written from registers).
+TS_INLINE void ts_st_shared16(void* p, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+#ifdef __CUDA_ARCH__
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(p))),
+               "r"(a), "r"(b), "r"(c), "r"(d)
+               : "memory");
+#else
+  *reinterpret_cast<ts_u4*>(p) = ts_u4{a, b, c, d};
+#endif
+}
 // Two 4-byte values side by side, one 8-byte store (an MMA-layout store's
 // column pairs; the caller checks that the address is 8-byte aligned).
 template <class T> TS_INLINE void ts_store_pair(T* p, T a, T b) {

@@ -38,9 +38,9 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   CHECK(has(k.source, "}, %128, %129, p, 1, 1, 1, 0;"));
   CHECK(has(body, "ts_wgmma_bf16_n256_tn(r"));
   CHECK(has(body, "ts_wgmma_desc_sw128_mn(sa + ts_wg * 2048 + 1024, 4096), ts_wgmma_desc(sb + 128, 128, 512));"));
-  CHECK(has(body, "*reinterpret_cast<ts_u4*>(sb + (tid >> 3) * 256 + 64 + (tid & 7) * 8) = ts_u4{ts_pack2("));
+  CHECK(has(body, "ts_st_shared16(sb + (tid >> 3) * 256 + 64 + (tid & 7) * 8, ts_pack2("));
   CHECK(has(body, "(ts_i) / 64 * 2048 + (ts_o) * 64 + ((((ts_i) % 64) / 8) ^ ((ts_o) & 7)) * 8;"));
-  CHECK(body.find("ts_fence_proxy_async();") > body.find("*reinterpret_cast<ts_u4*>(sb"));
+  CHECK(body.find("ts_fence_proxy_async();") > body.find("ts_st_shared16(sb"));
   CHECK(has(body, "ts_wgmma_wait<1>();"));
   CHECK_FALSE(has(body, "ts_mma_bf16(&r"));
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
@@ -57,7 +57,7 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   // a thread's 8 neighbours of a k row are one 16-byte store, and the
   // packed word, scale and minimum they share are read at an index without
   // the place in the run (one address, which NVVM reads once).
-  CHECK(has(body2, "*reinterpret_cast<ts_u4*>(sb + ((1 * 2048 + tid * 8) % 128) / 64 * 2048 + "));
+  CHECK(has(body2, "ts_st_shared16(sb + ((1 * 2048 + tid * 8) % 128) / 64 * 2048 + "));
   CHECK_FALSE(has(body2, "sb[("));
   for (size_t at = body2.find("ts_smem + ts_pipe + ts_st"); at != std::string::npos;
        at = body2.find("ts_smem + ts_pipe + ts_st", at + 1)) {
