@@ -7,7 +7,8 @@
 # $OUT (the device tool brings back only a few): summary.txt, check_all.log,
 # check_examples.log, bench.log, bench.json, triton.log, e4_unfused.log.
 #
-# Usage from the repository root, .debs/ and .anchor/ carried:
+# Usage from the repository root, .debs/ and .anchor/ carried (COMMIT=REV names the
+# working tree in the summary: the device tool's copy of .git may be older):
 #   OUT=/tmp/i16 bench/i16_one_call.sh        (it needed 11-12 min on an H100 host,
 #   past the device tool's 10-minute limit for one command, until the tuner
 #   compiled its variants on every core first: compile_in_parallel, tenth round)
@@ -24,7 +25,7 @@ timed() {  # timed NAME LIMIT COMMAND...: output to $OUT/NAME.log, exit status a
   return $rc
 }
 
-log "issue 16, one call, at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+log "issue 16, one call, at ${COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 # gpu_run.sh's build step, its logs kept out of $OUT; only the command line
 # tool (the tests are another call's: i16_device_run.sh).
 build_or_exit tilescope
