@@ -36,7 +36,9 @@ for round in 1 2; do
 done
 # The blocks the runs' registers opened (181 at variant 5, was 226 or 255):
 # BK 64 (196, no spill), and 64 columns x 3 row blocks (123: two programs
-# an SM) at split-K 7 and 11.
+# an SM) at split-K 7 and 11: variants 6, 7 and 8 as numbered at d6ca945,
+# where this call ran; they lost or tied and left the tuner's list after it
+# (gpu/bench_cases.cpp), so at later commits these numbers name other blocks.
 bench_row e4_rows_k100864 --warps 8 --wgmma --variant 6
 bench_row e4_rows_k100864 --warps 8 --wgmma --variant 6 --stages 3
 bench_row e4_rows_k100864 --warps 8 --wgmma --variant 7

@@ -120,11 +120,13 @@ void add_examples(std::vector<BenchCase>& cases) {
     // 16-bit wgmma (8 warps: 128 rows of dW a dot): over a whole group of
     // X's columns, dequantized into the stage a thread a column; or over
     // half a group for two row blocks (each X value feeds 256 rows of dW:
-    // the faster). Not tried, slower in fixed runs (bench/RESULTS.md,
+    // the faster at K = 100864); or a quarter (98 registers: two programs an
+    // SM; the faster at K = 8192, 0.109 against 0.136 ms, and 0.627 against
+    // 0.488 at K = 100864). Not tried, slower in fixed runs (bench/RESULTS.md,
     // eleventh and twelfth rounds): 3 row blocks of 64 columns (0.72 ms;
-    // with X in runs, 1.11 at split-K 7 and 0.78 at 11, against 0.488 for
-    // these), 6 of 32 (0.91); BK 64 ties BK 32 (0.490 ms).
-    for (auto [bn, rows] : {std::pair{256, 1}, std::pair{128, 2}}) {
+    // with X in runs, 1.11 at split-K 7 and 0.78 at 11), 6 of 32 (0.91); BK
+    // 64 ties BK 32 (0.490 against 0.488 ms).
+    for (auto [bn, rows] : {std::pair{256, 1}, std::pair{128, 2}, std::pair{64, 2}}) {
       c.block_variants.push_back({{"BM", 128}, {"BN", bn}, {"BK", 32}, {"ROW_BLOCKS", rows}, {"SPLIT_K", 7}});
       c.wgmma_variants.insert(c.block_variants.size());
     }
