@@ -58,6 +58,11 @@ int cmd_bench(const Args& args) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma) throw UsageError("--tma needs --warps and --wgmma (the autotuner tries TMA itself)");
     opt.codegen.tma = true;
   }
+  if (args.flag("copies-first")) {
+    if (!opt.tune_warps.empty() || !opt.tune_wgmma)
+      throw UsageError("--copies-first needs --warps and --wgmma (to compare with the default order)");
+    opt.codegen.wgmma_copies_after_dots = false;
+  }
   if (args.flag("groups-waited")) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma)
       throw UsageError("--groups-waited needs --warps and --wgmma (the autotuner tries both forms itself)");

@@ -52,6 +52,11 @@ struct CodegenOptions {
   // (wgmma.wait_group N). Off: every group is waited for at once, and the
   // copies run stages - 1 iterations ahead. The bench's tuner tries both.
   bool wgmma_in_flight = true;
+  // With groups in flight and loads other than the staged tiles (E4's small
+  // loads): the iteration's copies and those loads' reads ahead are issued
+  // after the last dot's commit, so its wgmma starts right after the
+  // barrier. Off: between the barrier and the first dot, as before.
+  bool wgmma_copies_after_dots = true;
   // With wgmma: the staged tiles that are plain rectangles of a row-major
   // 2-D tensor (pointer base + row * stride + col, masked by exactly
   // row < R and col < C, `other` zero; rows of 128 bytes) are brought in by

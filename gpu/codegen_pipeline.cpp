@@ -105,7 +105,12 @@ void Emitter::publish_stage(Pipeline& p) {
     line("ts_mbar_arrive_cluster(ts_empty, 1);");
     close();
   }
-  if (p.copies_after_dot) return;  // issued by the dot (dot_mma_fragments)
+  if (p.copies_after_dot) return;  // issued by the dot (dot_mma_fragments, wgmma_group_done)
+  issue_next(p);
+}
+
+void Emitter::issue_next(const Pipeline& p) {
+  const ir::Instr& loop = *p.loop;
   open("");
   issue_ahead(p);
   if (!p.prefetched.empty()) {

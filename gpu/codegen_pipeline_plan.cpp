@@ -410,6 +410,11 @@ void Emitter::plan_pipelines() {
         }
       }
     }
+    // Groups in flight without late_issue (the small loads keep it off):
+    // the copies may go after the dots' issue. They fill the stage the
+    // groups of two iterations back read, retired by the wait that every
+    // thread passed before this iteration's barrier.
+    if (p.wgmma_async && !p.late_issue && opt_.wgmma_copies_after_dots) p.copies_after_dot = true;
     if (p.wgmma) {
       std::vector<const ir::Instr*> dots;
       for (const ir::Instr& in : body.instrs)

@@ -32,6 +32,8 @@ void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
   // previous iteration's are retired, so their stage may take new copies.
   p.wgmma_accumulators.push_back(accumulator);
   if (p.wgmma_accumulators.size() == static_cast<size_t>(p.wgmma_dots)) {
+    // The next copies behind the groups (CodegenOptions::wgmma_copies_after_dots).
+    if (p.copies_after_dot) issue_next(p);
     line("ts_wgmma_wait<" + std::to_string(p.wgmma_groups) + ">();");
     if (p.late_issue) issue_after_wait(p);
   }

@@ -72,6 +72,20 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   CHECK(has(body2, "ts_wgmma_wait<2>();"));
   const size_t first = body2.find("ts_wgmma_bf16_n128_tt(r"), second = body2.find("ts_wgmma_bf16_n128_tt(r", first + 1);
   CHECK(body2.find("__bfloat16_as_ushort(", first) > body2.find("ts_wgmma_commit();", second));  // no second copy of X
+  // The next copies go behind this iteration's groups
+  // (CodegenOptions::wgmma_copies_after_dots): after the last commit, before
+  // the wait that leaves the groups in flight; or, off, before the first dot.
+  const size_t last_commit = body2.find("ts_wgmma_commit();", second), wait = body2.find("ts_wgmma_wait<2>();");
+  const size_t copy = body2.find("ts_cp_async16(", body2.find("ts_wgmma_bf16_n128_tt(r"));
+  CHECK(copy > last_commit);
+  CHECK(copy < wait);
+  tl::gpu::CodegenOptions copies_first = wgmma_at(8);
+  copies_first.wgmma_copies_after_dots = false;
+  const std::string body3 =
+      body_of(tl::gpu::lower(*tl::build_ir(*c2.puzzle->solution, puzzles::launch_args(c2.set, b2)), copies_first).source);
+  const size_t first3 = body3.find("ts_wgmma_bf16_n128_tt(r");
+  CHECK(body3.rfind("ts_cp_async16(", first3) > body3.rfind("__syncthreads();", first3));
+  CHECK(body3.find("ts_cp_async16(", first3) == std::string::npos);
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(k2.source, k2.name, tl::gpu::CompileOptions{}, ""));
   // Without wgmma, or at 4 warps (a warpgroup per 64 of the dot's 128
   // rows needs 8): mma.sync as before.
