@@ -338,8 +338,8 @@ class Emitter {
   void issue_after_wait(Pipeline& p);
   // The copies of the iteration `ahead` on, if the loop runs it, and their commit.
   void issue_ahead(const Pipeline& p);
-  // issue_ahead, then the other loads' reads ahead (Pipeline::prefetched).
-  void issue_next(const Pipeline& p);
+  // The other loads' reads ahead (Pipeline::prefetched), if any.
+  void read_ahead(const Pipeline& p);
   // codegen_tma.cpp: one thread's TMA boxes for stage `stage` (inside issue_copies).
   // With `refill`, the stage held an earlier iteration's operands (issue_ahead).
   void issue_tma(const Pipeline& p, const std::string& stage, bool refill);

@@ -105,14 +105,26 @@ void Emitter::publish_stage(Pipeline& p) {
     line("ts_mbar_arrive_cluster(ts_empty, 1);");
     close();
   }
-  if (p.copies_after_dot) return;  // issued by the dot (dot_mma_fragments, wgmma_group_done)
-  issue_next(p);
-}
-
-void Emitter::issue_next(const Pipeline& p) {
-  const ir::Instr& loop = *p.loop;
+  // The copies go behind the dots (dot_mma_fragments, wgmma_group_done);
+  // the other loads' reads ahead stay here, where their latency has the
+  // whole iteration before the next one writes them to its stage (behind
+  // the dots, E4 ran 15 % slower: bench/RESULTS.md, twelfth round).
+  if (p.copies_after_dot) {
+    if (!p.prefetched.empty()) {
+      open("");
+      read_ahead(p);
+      close();
+    }
+    return;
+  }
   open("");
   issue_ahead(p);
+  read_ahead(p);
+  close();
+}
+
+void Emitter::read_ahead(const Pipeline& p) {
+  const ir::Instr& loop = *p.loop;
   if (!p.prefetched.empty()) {
     // Already copied out of pf<reg> above, at the loads' own places (or
     // written to the next stage: two iterations ahead then).
@@ -122,7 +134,6 @@ void Emitter::issue_next(const Pipeline& p) {
     prefetch_loads(p, "(" + reg_type(loop.dst) + ")ts_after");
     close();
   }
-  close();
 }
 
 void Emitter::issue_after_wait(Pipeline& p) {

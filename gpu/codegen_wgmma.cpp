@@ -33,7 +33,11 @@ void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
   p.wgmma_accumulators.push_back(accumulator);
   if (p.wgmma_accumulators.size() == static_cast<size_t>(p.wgmma_dots)) {
     // The next copies behind the groups (CodegenOptions::wgmma_copies_after_dots).
-    if (p.copies_after_dot) issue_next(p);
+    if (p.copies_after_dot) {
+      open("");
+      issue_ahead(p);
+      close();
+    }
     line("ts_wgmma_wait<" + std::to_string(p.wgmma_groups) + ">();");
     if (p.late_issue) issue_after_wait(p);
   }
