@@ -165,6 +165,9 @@ struct LoweredKernel {
   // staged tile (CodegenOptions::cluster_multicast), or -1.
   int cluster_axis = -1;
   int wgmma_dot_pairs = 0;  // pairs of dots run as one wgmma (CodegenOptions::wgmma_pair_dots)
+  // Loops with groups in flight whose copies went behind the dots
+  // (CodegenOptions::wgmma_copies_after_dots).
+  int copies_behind_dots = 0;
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

@@ -193,6 +193,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
     extra_outputs[j].upload(host.extra_outputs[j].data(), host.extra_outputs[j].size_bytes());
   r.config.tma = !lowered.tensor_maps.empty() && kargs[0].tma_ok();
   r.config.dot_pairs = lowered.wgmma_dot_pairs;
+  r.config.copies_behind_dots = lowered.copies_behind_dots > 0;
   launch(d, k, grid, kargs[0]);
   r.config.clusters = kargs[0].clusters();
   synchronize(d, lowered.name);
@@ -325,16 +326,20 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     for (int persistent : many && !dots ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
       // wgmma: 1 groups left in flight, 2 each waited for at once; 3 and 4
       // the same with TMA copies (where no tile qualifies, the kernel is 1's
-      // or 2's again and is skipped). Not clusters (`--cluster`): they ran
+      // or 2's again and is skipped); 5 as 1 with the next copies before the
+      // dots (CodegenOptions::wgmma_copies_after_dots off: E4's rows kernel
+      // ran 3 % faster so at BN 128, 11 % slower at BN 64; elsewhere the
+      // kernel is 1's and is skipped). Not clusters (`--cluster`): they ran
       // p11 1.75-2x slower (bench/RESULTS.md, ninth round).
       for (int wg : !dots || !opt.tune_wgmma ? std::vector<int>{0}
-                    : wgmma_only             ? std::vector<int>{1, 2, 3, 4}
-                                             : std::vector<int>{0, 1, 2, 3, 4})
+                    : wgmma_only             ? std::vector<int>{1, 2, 3, 4, 5}
+                                             : std::vector<int>{0, 1, 2, 3, 4, 5})
         for (int s : stages)
           for (int w : wgmma_only ? std::vector<int>{8} : warps) {
             BenchOptions o = opt;
             o.codegen.wgmma = wg > 0;
-            o.codegen.wgmma_in_flight = wg == 1 || wg == 3;
+            o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5;
+            o.codegen.wgmma_copies_after_dots = wg != 5;
             o.codegen.tma = wg >= 3;
             o.measure_compile = false;
             // Enough runs to rank the variants; the winner runs again in full.
@@ -427,6 +432,7 @@ std::string BenchConfig::str() const {
   if (tma) s += ", TMA";
   if (clusters) s += ", clusters of 2";
   if (dot_pairs) s += ", " + std::to_string(dot_pairs) + (dot_pairs == 1 ? " pair" : " pairs") + " of dots as one wgmma";
+  if (copies_behind_dots) s += ", copies behind the dots";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
 }
@@ -538,7 +544,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"dot_pairs", b.dot_pairs},
+                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"dot_pairs", b.dot_pairs}, {"copies_behind_dots", b.copies_behind_dots},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);
