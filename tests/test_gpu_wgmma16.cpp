@@ -108,6 +108,23 @@ TEST_CASE("emulated: E4 by bf16 wgmma computes what the interpreter computes", "
   }
 }
 
+TEST_CASE("emulated: E4 with its copies before or behind its in-flight groups computes what the interpreter computes",
+          "[gpu][emulated]") {
+  // CodegenOptions::wgmma_copies_after_dots both ways (the tuner tries both).
+  for (auto [bn, rows] : {std::pair{128, 2}, std::pair{64, 2}})
+    for (bool behind : {true, false}) {
+      const tl::gpu::BenchCase c = e4_rows_at(128, bn, 32, rows, 3);
+      INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", copies behind " << behind);
+      dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+        tl::gpu::CodegenOptions cg = wgmma_at(8, 4);
+        cg.wgmma_copies_after_dots = behind;
+        const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
+        REQUIRE(k.copies_behind_dots == (behind ? 1 : 0));
+        gpu_host::HostKernel(ir, k).run(grid, args);
+      });
+    }
+}
+
 TEST_CASE("emulated: E4 fused and split-K by bf16 wgmma at 4 warps compute what the interpreter computes",
           "[gpu][emulated]") {
   // Their bench blocks (BM 64: one warpgroup) take wgmma at 4 warps, as the

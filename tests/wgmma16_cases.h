@@ -41,14 +41,14 @@ inline tl::gpu::CodegenOptions wgmma_at(int warps, int stages = 0, bool in_fligh
 
 // E4 rows at 8 warps: (BN, BK, ROW_BLOCKS, SPLIT_K, stages, in flight, the
 // helper's suffix). BN = 256: X written K-major a thread a column (16-byte
-// stores); BN = 128 with two row blocks and 64 with three: N-major in
+// stores); BN = 128 with two row blocks and 64 with two or three: N-major in
 // swizzled columns, in runs of 8 along the rows (one 16-byte store each),
 // once for every dot. Stages: the default, three, two
 // (each group waited for at once), and waited for.
 inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int, bool, const char*>> e4_forms = {
     {256, 32, 1, 3, 0, true, "_tn(r"}, {256, 64, 1, 2, 3, true, "_tn(r"},  {256, 32, 1, 2, 2, true, "_tn(r"},
     {256, 32, 1, 3, 4, false, "_tn(r"}, {128, 32, 2, 2, 0, true, "_tt(r"}, {128, 64, 2, 3, 2, true, "_tt(r"},
-    {64, 32, 3, 3, 0, true, "_tt(r"}};
+    {64, 32, 3, 3, 0, true, "_tt(r"}, {64, 32, 2, 3, 0, true, "_tt(r"}};
 
 // C = A @ B in bf16 over BM x BN x BK tiles; A read as [M, K] (K-major),
 // or with A_FORM 1 as the transpose of At [K, M] (M-major), or with A_FORM 2
