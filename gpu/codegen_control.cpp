@@ -144,21 +144,32 @@ void Emitter::for_loop(const ir::Instr& in) {
     // loop over the stages, except with TMA: there the copies are a few
     // instructions of one thread, and E1 128's kernel ran 7 % slower with
     // its TMA prologue in a rolled loop (bench/RESULTS.md, eighth round).
-    auto issue_stage = [&](const std::string& value, const std::string& stage) {
+    auto issue_stage = [&](const std::string& value, const std::string& stage, CopyPath path) {
       open("if (" + loop_runs(in, value) + ")");
-      issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, stage, /*rolled=*/true);
+      issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, stage, /*rolled=*/true, /*refill=*/false, path);
       close();
       line("ts_cp_async_commit();");
     };
-    if (p->tma) {
-      for (int t = 0; t < p->ahead; ++t)
-        issue_stage(t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")", std::to_string(t));
-    } else {
+    auto rolled_stages = [&](CopyPath path) {
       line("#pragma unroll 1");
       open("for (int ts_t = 0; ts_t < " + std::to_string(p->ahead) + "; ++ts_t)");
       line("const int64_t ts_first = " + lo + " + ts_t * " + step + ";");
-      issue_stage("ts_first", "ts_t");
+      issue_stage("ts_first", "ts_t", path);
       close();
+    };
+    if (p->tma) {
+      // The TMA unit's copies unrolled; its cp.async fallback, which runs
+      // only where the tensor maps could not be made, in the rolled loop
+      // (unrolled, it was one more copy of the loop's copy code for NVRTC).
+      open("if (ts_tma_ok)");
+      for (int t = 0; t < p->ahead; ++t)
+        issue_stage(t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")", std::to_string(t),
+                    CopyPath::Tma);
+      open_else();
+      rolled_stages(CopyPath::CpAsync);
+      close();
+    } else {
+      rolled_stages(CopyPath::Both);
     }
   }
   if (p && p->wgmma_async) {

@@ -435,10 +435,14 @@ class Emitter {
   // The staged load behind dot operand `r` (the load itself or its
   // transpose) in pipeline `p`, or null; *transposed says which.
   const StagedLoad* staged_operand_in(const Pipeline& p, int r, bool* transposed) const;
+  // Which of a TMA pipeline's two ways issue_copies emits: both behind
+  // `if (ts_tma_ok)` (Both), or one of them alone, inside the caller's own
+  // test (the prologue's TMA copies unrolled, its cp.async fallback rolled).
+  enum class CopyPath { Both, Tma, CpAsync };
   // Copies of every staged load for the iteration where the loop variable
   // is `value`, into stage `stage` (an expression); `rolled` as for_vectors.
   void issue_copies(const Pipeline& p, const std::string& value, const std::string& stage, bool rolled = false,
-                    bool refill = false);
+                    bool refill = false, CopyPath path = CopyPath::Both);
   // At the first dot of an iteration: waits for and publishes this
   // iteration's stage, then issues the copies of a later one.
   void publish_stage(Pipeline& p);

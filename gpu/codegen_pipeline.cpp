@@ -158,7 +158,7 @@ void Emitter::issue_ahead(const Pipeline& p) {
 }
 
 void Emitter::issue_copies(const Pipeline& p, const std::string& value, const std::string& stage, bool rolled,
-                           bool refill) {
+                           bool refill, CopyPath path) {
   AtIteration at(*this, p, value);
   // The stage's address once for all of this thread's vectors (the callers
   // open a block for each batch of copies).
@@ -171,6 +171,15 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
       for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled);
     }
   };
+  if (p.tma && path == CopyPath::Tma) {
+    issue_tma(p, stage, refill);
+    cp_async(false);  // the tiles the TMA unit does not copy
+    return;
+  }
+  if (p.tma && path == CopyPath::CpAsync) {
+    cp_async(true);
+    return;
+  }
   if (p.tma) {
     open("if (ts_tma_ok)");
     issue_tma(p, stage, refill);
