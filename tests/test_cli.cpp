@@ -236,4 +236,9 @@ TEST_CASE("cli: bench --groups-waited is refused without --warps and --wgmma (th
   check_usage_error("bench --gpu --case p11 --groups-waited", "--groups-waited needs --warps and --wgmma");
   check_usage_error("bench --gpu --case p11 --warps 8 --groups-waited", "--groups-waited needs --warps and --wgmma");
 }
+
+TEST_CASE("cli: bench --copies-first is refused without --warps and --wgmma (the tuner tries both orders)") {
+  check_usage_error("bench --gpu --case e4_rows --copies-first", "--copies-first needs --warps and --wgmma");
+  check_usage_error("bench --gpu --case e4_rows --warps 8 --copies-first", "--copies-first needs --warps and --wgmma");
+}
 #endif
