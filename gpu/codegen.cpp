@@ -259,8 +259,8 @@ LoweredKernel Emitter::run() {
     src << "  extern __shared__ __align__(" << (swizzled_stages_ ? 1024 : 16) << ") unsigned char ts_smem[];\n";
   if (pipe_base >= 0) src << "  const int ts_pipe = " << pipe_base << ";  // the pipelines' stages, above every op's scratch\n";
   if (uses_tid_) {
-    // Said, the thread's range lets NVVM turn each slot's (s * T + tid) / N
-    // into a shift, or a constant, instead of a signed division's fix-up per
+    // Told the thread's range, NVVM turns each slot's (s * T + tid) / N into
+    // a shift, or a constant, instead of a signed division's fix-up per
     // slot: e5_fwd at one warp (64 slots) went from 4004 to 2994 PTX lines
     // and its NVRTC time from 0.36 to 0.27 s (development machine).
     src << "  const int tid = threadIdx.x;\n"

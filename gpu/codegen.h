@@ -53,9 +53,10 @@ struct CodegenOptions {
   // copies run stages - 1 iterations ahead. The bench's tuner tries both.
   bool wgmma_in_flight = true;
   // With groups in flight and loads other than the staged tiles (E4's small
-  // loads): the iteration's copies and those loads' reads ahead are issued
-  // after the last dot's commit, so its wgmma starts right after the
-  // barrier. Off: between the barrier and the first dot, as before.
+  // loads): the iteration's copies are issued after the last dot's commit,
+  // so its wgmma starts right after the barrier (those loads' reads ahead
+  // stay before the dots). Off: the copies between the barrier and the
+  // first dot. Which wins depends on the blocks; the bench's tuner tries both.
   bool wgmma_copies_after_dots = true;
   // With wgmma: the staged tiles that are plain rectangles of a row-major
   // 2-D tensor (pointer base + row * stride + col, masked by exactly
