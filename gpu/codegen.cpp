@@ -410,6 +410,11 @@ void Emitter::assign(int dst, const std::function<std::string(const std::string&
   for_slots(l.slots, [&](const std::string& s) { line(at(dst, s) + " = " + expr(s) + ";"); });
 }
 
+std::string Emitter::run_start(const TileLayout& l, const std::string& slot) {
+  const std::string v = std::to_string(l.vec);
+  return "(" + slot + ") / " + v + " * " + std::to_string(l.threads * l.vec) + " + tid * " + v;
+}
+
 std::string Emitter::element(const TileLayout& l, const std::string& slot) {
   if (l.n == 1) return "0";
   uses_tid_ = true;
@@ -422,11 +427,7 @@ std::string Emitter::element(const TileLayout& l, const std::string& slot) {
     return "(" + rc[0] + " * " + std::to_string(tile[1]) + " + " + rc[1] + ")";
   }
   if (l.replicated()) return "(tid & " + std::to_string(l.n - 1) + ")";
-  if (l.vec > 1) {
-    const std::string v = std::to_string(l.vec);
-    return "((" + slot + ") / " + v + " * " + std::to_string(l.threads * l.vec) + " + tid * " + v + " + (" + slot + ") % " +
-           v + ")";
-  }
+  if (l.vec > 1) return "(" + run_start(l, slot) + " + (" + slot + ") % " + std::to_string(l.vec) + ")";
   if (slot == "0") return "tid";
   return "(" + slot + " * " + std::to_string(l.threads) + " + tid)";
 }
@@ -445,11 +446,10 @@ std::vector<std::string> Emitter::element_coordinates(const TileLayout& l, const
     // at those coordinates alone, a broadcast's source, is read once), and
     // the last is that element's plus the place in the run.
     uses_tid_ = true;
-    const std::string v = std::to_string(l.vec);
-    const std::string first = "((" + slot + ") / " + v + " * " + std::to_string(l.threads * l.vec) + " + tid * " + v + ")";
+    const std::string first = "(" + run_start(l, slot) + ")";
     for (size_t ax = 0; ax + 1 < shape.size(); ++ax) c[ax] = coordinate(first, shape, ax);
     const size_t last = shape.size() - 1;
-    c[last] = shape[last] == 1 ? "0" : "(" + coordinate(first, shape, last) + " + (" + slot + ") % " + v + ")";
+    c[last] = shape[last] == 1 ? "0" : "(" + coordinate(first, shape, last) + " + (" + slot + ") % " + std::to_string(l.vec) + ")";
     return c;
   }
   if (!rows_and_cols) {

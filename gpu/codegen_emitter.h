@@ -66,6 +66,9 @@ std::optional<TileLayout> transposed_mma_layout(const ir::Shape& s, int threads)
 // Row-major strides of a shape.
 std::vector<int64_t> row_major_strides(const ir::Shape& s);
 
+// Whether `op` computes each element from the same element of its operands.
+bool is_elementwise(ir::Op op);
+
 // Whether `in` is one of b's own instructions (not in a nested block).
 inline bool directly_in(const ir::Block& b, const ir::Instr* in) {
   return std::any_of(b.instrs.begin(), b.instrs.end(), [&](const ir::Instr& x) { return &x == in; });
@@ -122,6 +125,8 @@ class Emitter {
   void assign(int dst, const std::function<std::string(const std::string& slot)>& expr);
   // The element index (an expression in `tid`) a thread holds in `slot`.
   std::string element(const TileLayout& l, const std::string& slot);
+  // In runs (TileLayout::vec > 1): the first element of slot's run.
+  std::string run_start(const TileLayout& l, const std::string& slot);
   // The coordinates of that element in a tile of `shape` (l.n elements).
   std::vector<std::string> element_coordinates(const TileLayout& l, const ir::Shape& shape, const std::string& slot);
   // A store from the MMA layout, its column pairs 8 bytes at a time where they can be.
@@ -476,6 +481,9 @@ class Emitter {
   void convert_operands(const ir::Instr& in);
   // Whether `in` is a dot the tensor cores take with the MMA layout.
   bool mma_dot(const ir::Instr& in) const;
+  // Whether register r is index arithmetic: recomputed at any layout's
+  // elements (remat), so its own layout never costs a conversion.
+  bool index_arithmetic(int r) const;
 
   // ---- codegen_dot.cpp -------------------------------------------------------
   void dot(const ir::Instr& in);

@@ -12,13 +12,17 @@
 
 namespace tl::gpu::detail {
 
-namespace {
-
 bool is_elementwise(ir::Op op) {
   return ir::is_unary(op) || ir::is_binary(op) || op == ir::Op::Where || op == ir::Op::Fma;
 }
 
-}  // namespace
+bool Emitter::index_arithmetic(int r) const {
+  static const std::vector<std::string> probe = {"c0", "c1", "c2", "c3"};
+  const ir::Shape& s = type(r).shape;
+  return s.empty() ||
+         (s.size() <= probe.size() &&
+          remat(r, std::vector<std::string>(probe.begin(), probe.begin() + static_cast<long>(s.size())), 0).has_value());
+}
 
 bool Emitter::mma_dot(const ir::Instr& in) const {
   if (in.op != ir::Op::Dot || opt_.scalar_dots) return false;
@@ -41,11 +45,6 @@ void Emitter::assign_layouts() {
   });
 
   std::vector<bool> mma(k_.regs.size(), false);
-  const std::vector<std::string> probe = {"c0", "c1", "c2"};
-  auto index_arithmetic = [&](int r) {
-    const ir::Shape& s = type(r).shape;
-    return s.empty() || remat(r, std::vector<std::string>(probe.begin(), probe.begin() + static_cast<long>(s.size())), 0);
-  };
   // A definition that yields the MMA layout at no cost beyond its own work.
   auto produces = [&](const ir::Instr& in) {
     if (in.op == ir::Op::Dot) return mma_dot(in);

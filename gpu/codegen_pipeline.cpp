@@ -109,16 +109,9 @@ void Emitter::publish_stage(Pipeline& p) {
   // the other loads' reads ahead stay here, where their latency has the
   // whole iteration before the next one writes them to its stage (behind
   // the dots, E4 ran 15 % slower: bench/RESULTS.md, twelfth round).
-  if (p.copies_after_dot) {
-    if (!p.prefetched.empty()) {
-      open("");
-      read_ahead(p);
-      close();
-    }
-    return;
-  }
+  if (p.copies_after_dot && p.prefetched.empty()) return;
   open("");
-  issue_ahead(p);
+  if (!p.copies_after_dot) issue_ahead(p);
   read_ahead(p);
   close();
 }
@@ -171,23 +164,17 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
       for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled);
     }
   };
-  if (p.tma && path == CopyPath::Tma) {
+  auto by_tma = [&] {
     issue_tma(p, stage, refill);
     cp_async(false);  // the tiles the TMA unit does not copy
-    return;
-  }
-  if (p.tma && path == CopyPath::CpAsync) {
-    cp_async(true);
-    return;
-  }
-  if (p.tma) {
-    open("if (ts_tma_ok)");
-    issue_tma(p, stage, refill);
-    cp_async(false);  // the tiles the TMA unit does not copy
-    open_else();
-  }
+  };
+  if (!p.tma || path == CopyPath::CpAsync) return cp_async(true);
+  if (path == CopyPath::Tma) return by_tma();
+  open("if (ts_tma_ok)");
+  by_tma();
+  open_else();
   cp_async(true);
-  if (p.tma) close();
+  close();
 }
 
 void Emitter::copy_vector(const StagedLoad& s) {

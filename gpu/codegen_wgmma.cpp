@@ -128,18 +128,27 @@ void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const st
   const std::string as_bits = type(x).dtype == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
   const TileLayout l = layout(x);
   uses_tid_ = true;
+  // Slots first .. first + 7 as the four words of one 16-byte store.
+  auto words_of = [&](int64_t first) {
+    std::string words;
+    for (int64_t w = 0; w < 4; ++w)
+      words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(first + 2 * w)) + "), " + as_bits +
+               at(x, std::to_string(first + 2 * w + 1)) + "))";
+    return words;
+  };
+  // N-major: element (k, n) at (n / 64) * 64K + k * 64 + ((n % 64 / 8) ^ (k & 7)) * 8 + n % 8;
+  // here without the last term (the 16-byte chunk of n).
+  auto n_major_chunk = [&](const std::string& r, const std::string& k) {
+    return "(" + r + ") / 64 * " + std::to_string(64 * K) + " + (" + k + ") * 64 + ((((" + r + ") & 63) >> 3) ^ ((" + k +
+           ") & 7)) * 8";
+  };
   if (!is_a && one_column_a_thread(x)) {
     // Striped with one thread a column: thread t holds B's row n = t, its
     // slot k element k, so 8 neighbours along k are one 16-byte store
     // (a warp's 32 stores fill 4 x 128 contiguous bytes: no bank conflict).
-    for (int64_t c = 0; c < K / 8; ++c) {
-      std::string words;
-      for (int64_t w = 0; w < 4; ++w)
-        words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(8 * c + 2 * w)) + "), " + as_bits +
-                 at(x, std::to_string(8 * c + 2 * w + 1)) + "))";
+    for (int64_t c = 0; c < K / 8; ++c)
       line("ts_st_shared16(" + var + " + (tid >> 3) * " + std::to_string(8 * K) + " + " + std::to_string(64 * c) +
-           " + (tid & 7) * 8, " + words + ");");
-    }
+           " + (tid & 7) * 8, " + words_of(8 * c) + ");");
     return;
   }
   const bool n_major = p.reg_n_major.count(x) > 0;
@@ -150,13 +159,8 @@ void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const st
     const std::string cols = std::to_string(xs[1]), v = std::to_string(l.threads * 8);
     for (int64_t run = 0; run < l.slots / 8; ++run) {
       const std::string e = "(" + std::to_string(run) + " * " + v + " + tid * 8)";
-      const std::string r = e + " % " + cols, k = e + " / " + cols;
-      std::string words;
-      for (int64_t w = 0; w < 4; ++w)
-        words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(8 * run + 2 * w)) + "), " +
-                 as_bits + at(x, std::to_string(8 * run + 2 * w + 1)) + "))";
-      line("ts_st_shared16(" + var + " + (" + r + ") / 64 * " + std::to_string(64 * K) + " + (" + k + ") * 64 + ((((" + r +
-           ") & 63) >> 3) ^ ((" + k + ") & 7)) * 8, " + words + ");");
+      line("ts_st_shared16(" + var + " + " + n_major_chunk(e + " % " + cols, e + " / " + cols) + ", " + words_of(8 * run) +
+           ");");
     }
     return;
   }
@@ -166,10 +170,8 @@ void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const st
     const std::string e = "(" + element(l, sl) + ")";
     const std::string cols = std::to_string(xs[1]);
     const std::string r = is_a ? e + " / " + cols : e + " % " + cols, k = is_a ? e + " % " + cols : e + " / " + cols;
-    // N-major: element (k, n) at (n / 64) * 64K + k * 64 + ((n % 64 / 8) ^ (k & 7)) * 8 + n % 8.
     const std::string place =
-        n_major ? "(" + r + ") / 64 * " + std::to_string(64 * K) + " + (" + k + ") * 64 + ((((" + r + ") & 63) >> 3) ^ ((" + k +
-                      ") & 7)) * 8 + ((" + r + ") & 7)"
+        n_major ? n_major_chunk(r, k) + " + ((" + r + ") & 7)"
                 : "((" + r + ") >> 3) * " + std::to_string(8 * K) + " + ((" + k + ") >> 3) * 64 + ((" + r + ") & 7) * 8 + ((" + k +
                       ") & 7)";
     line(var + "[" + place + "] = " + as_bits + at(x, sl) + ");");

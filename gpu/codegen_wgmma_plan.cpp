@@ -3,7 +3,6 @@
 // where their operands sit in a stage, which dots pair into one wgmma, and
 // which accumulate in place so their groups may stay in flight.
 #include <algorithm>
-#include <map>
 #include <set>
 
 #include "codegen_emitter.h"
@@ -14,46 +13,46 @@ namespace tl::gpu::detail {
 // matrices or 128-byte swizzled rows (a transposed dot's register-read tile
 // keeps its padded rows), then the operands written from registers.
 void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
-    p.stage_bytes = 0;
-    bool any_swizzle = false;
-    for (StagedLoad& s : p.loads) {
-      if (s.reg == register_read) {  // keeps its padded rows: fragment loads on distinct banks
-        s.offset = p.stage_bytes;
-        p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
-        continue;
-      }
-      s.core = true;
-      const int64_t row_bytes = s.inner * byte_size(type(s.reg).dtype);
-      const bool half = byte_size(type(s.reg).dtype) == 2;
-      s.swizzle128 = row_bytes == 128 || (half && !s.k_inner && row_bytes % 128 == 0);
-      any_swizzle |= s.swizzle128;
-      if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
+  p.stage_bytes = 0;
+  bool any_swizzle = false;
+  for (StagedLoad& s : p.loads) {
+    if (s.reg == register_read) {  // keeps its padded rows: fragment loads on distinct banks
       s.offset = p.stage_bytes;
-      p.stage_bytes += s.outer * s.inner * byte_size(type(s.reg).dtype);
+      p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
+      continue;
     }
-    // Operands from registers (16-bit only, wgmma_fits): K-major core
-    // matrices, which a thread holding a whole column fills with one
-    // 16-byte store per 8 values along k (wgmma_from_registers). A B whose
-    // lanes hold neighbouring columns goes N-major instead, in swizzled
-    // columns of 64, where a warp's 2-byte stores of one k row are 64
-    // contiguous bytes (core matrices put them 16 bytes apart: 4-way bank
-    // conflicts).
-    for (auto& [x, offset] : p.reg_operands) {
-      const ir::Shape& xs = type(x).shape;
-      bool only_b = true;
-      for (const ir::Instr& in : p.loop->body->instrs)
-        if (in.op == ir::Op::Dot && in.args[0] == x) only_b = false;
-      if (only_b && xs.back() % 64 == 0 && !one_column_a_thread(x)) {
-        p.reg_n_major.insert(x);
-        vectorize_register_operand(p, x);
-        p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
-        any_swizzle = true;
-      }
-      offset = p.stage_bytes;
-      p.stage_bytes += xs[xs.size() - 2] * xs.back() * byte_size(type(x).dtype);
+    s.core = true;
+    const int64_t row_bytes = s.inner * byte_size(type(s.reg).dtype);
+    const bool half = byte_size(type(s.reg).dtype) == 2;
+    s.swizzle128 = row_bytes == 128 || (half && !s.k_inner && row_bytes % 128 == 0);
+    any_swizzle |= s.swizzle128;
+    if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
+    s.offset = p.stage_bytes;
+    p.stage_bytes += s.outer * s.inner * byte_size(type(s.reg).dtype);
+  }
+  // Operands from registers (16-bit only, wgmma_fits): K-major core
+  // matrices, which a thread holding a whole column fills with one
+  // 16-byte store per 8 values along k (wgmma_from_registers). A B whose
+  // lanes hold neighbouring columns goes N-major instead, in swizzled
+  // columns of 64, where a warp's 2-byte stores of one k row are 64
+  // contiguous bytes (core matrices put them 16 bytes apart: 4-way bank
+  // conflicts).
+  for (auto& [x, offset] : p.reg_operands) {
+    const ir::Shape& xs = type(x).shape;
+    bool only_b = true;
+    for (const ir::Instr& in : p.loop->body->instrs)
+      if (in.op == ir::Op::Dot && in.args[0] == x) only_b = false;
+    if (only_b && xs.back() % 64 == 0 && !one_column_a_thread(x)) {
+      p.reg_n_major.insert(x);
+      vectorize_register_operand(p, x);
+      p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
+      any_swizzle = true;
     }
-    if (any_swizzle) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
-    swizzled_stages_ |= any_swizzle;
+    offset = p.stage_bytes;
+    p.stage_bytes += xs[xs.size() - 2] * xs.back() * byte_size(type(x).dtype);
+  }
+  if (any_swizzle) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;
+  swizzled_stages_ |= any_swizzle;
 }
 
 // A B operand written N-major from registers (reg_n_major) in the striped
@@ -72,29 +71,20 @@ void Emitter::vectorize_register_operand(const Pipeline& p, int x) {
   const TileLayout& lx = layouts_[x];
   const ir::Shape& xs = type(x).shape;
   if (!opt_.register_operand_runs || lx.mma || lx.scalar || lx.vec != 1 || lx.n % (threads_ * V) != 0 || xs.back() % V != 0) return;
-  std::map<int, const ir::Instr*> def;
-  for (const ir::Instr& in : p.loop->body->instrs)
-    if (in.dst >= 0) def[in.dst] = &in;
-  const std::vector<std::string> probe = {"c0", "c1", "c2", "c3"};
-  auto index_arithmetic = [&](int r) {
-    const ir::Shape& s = type(r).shape;
-    return s.size() <= probe.size() &&
-           remat(r, std::vector<std::string>(probe.begin(), probe.begin() + static_cast<long>(s.size())), 0).has_value();
-  };
+  // Defined once, by an op of the body itself.
   auto joins = [&](int r) {
-    auto d = def.find(r);
-    if (d == def.end() || def_count_[r] != 1 || type(r).is_ptr || type(r).shape.empty()) return false;
+    if (def_count_[r] != 1 || !directly_in(*p.loop->body, def_of_[r]) || type(r).is_ptr || type(r).shape.empty())
+      return false;
     const TileLayout& l = layouts_[r];
     if (l.mma || l.vec != 1 || l.n != lx.n || index_arithmetic(r)) return false;
-    const ir::Op op = d->second->op;
-    return ir::is_unary(op) || ir::is_binary(op) || op == ir::Op::Where || op == ir::Op::Fma || op == ir::Op::Reshape ||
-           op == ir::Op::Broadcast;
+    const ir::Op op = def_of_[r]->op;
+    return is_elementwise(op) || op == ir::Op::Reshape || op == ir::Op::Broadcast;
   };
   if (!joins(x)) return;
   std::set<int> run = {x};
   std::vector<int> work = {x};
   while (!work.empty()) {
-    const ir::Instr& in = *def.at(work.back());
+    const ir::Instr& in = *def_of_[work.back()];
     work.pop_back();
     if (in.op == ir::Op::Broadcast) continue;
     for (int a : in.args)
