@@ -75,7 +75,15 @@ int cmd_gpu_run(const Args& args) {
                 static_cast<long long>(puzzles::grid_for(*set).y), static_cast<long long>(puzzles::grid_for(*set).z),
                 lowered.threads, cubin.source_path.c_str());
     std::fflush(stdout);
-    tl::gpu::run_on_device(d, loaded, *ir_run.kernel, puzzles::grid_for(*set), launch_args);
+    bool tma_used = false, clusters_used = false;
+    tl::gpu::run_on_device(d, loaded, *ir_run.kernel, puzzles::grid_for(*set), launch_args, &tma_used, &clusters_used);
+    // Which copy path ran: a TMA kernel falls back to cp.async where the
+    // launch cannot describe its tensors, and to single programs where the
+    // grid cannot form clusters (a sanitizer run should say which it checked).
+    if (!lowered.tensor_maps.empty())
+      std::printf("gpu: staged tiles copied by %s\n", !tma_used       ? "cp.async (the tensors cannot be described for TMA here)"
+                                                      : clusters_used ? "TMA, in clusters of two (multicast)"
+                                                                      : "TMA");
     tl::gpu::BufferDiff diff =
         tl::gpu::diff_buffers(interp.output, gpu.output, tl::gpu::tolerance_for(*ir_run.kernel, p.output.dtype));
     std::printf("gpu: launch completed; output vs interpreter: %s\n", diff.str().c_str());
