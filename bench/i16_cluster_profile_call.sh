@@ -17,15 +17,21 @@ set -u -o pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "cluster profile call at ${COMMIT:-?} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-build_or_exit tilescope
+build_or_exit tilescope tilescope_tests
 AB="$OUT/ab.log"
 : > "$AB"
-for cfg in "--tma --stages 4" "--tma --cluster --stages 4" "--tma --cluster --stages 3" "--tma --stages 4"; do
+# Both tile sizes: 128 x 128 (the case's own blocks) and 256 x 128 (--variant 1,
+# the tuner's pick), each alone and in clusters, the plain form again last.
+for cfg in "--tma --stages 4" "--tma --cluster --stages 4" "--tma --cluster --stages 3" \
+           "--variant 1 --tma --stages 4" "--variant 1 --tma --cluster --stages 4" \
+           "--variant 1 --tma --cluster --stages 3" "--variant 1 --tma --stages 4"; do
   echo "=== p11 --warps 8 --wgmma $cfg" >> "$AB"
   # shellcheck disable=SC2086
   timeout 90 "$TS" bench --gpu --case p11 --warps 8 --wgmma $cfg >> "$AB" 2>&1
-  log "p11 --warps 8 --wgmma $cfg: exit $? $(grep -E '^ *p11' "$AB" | tail -1)"
+  log "p11 --warps 8 --wgmma $cfg: exit $? $(grep -E '^ *p11' "$AB" | tail -1 | tr -s ' ' | cut -d' ' -f17-19)"
 done
+gpu_tests cluster_tests 200 "GPU: clusters*,GPU: TMA copies*,GPU: wgmma as C^T*"
+memcheck_tests cluster_memcheck 300 "GPU: clusters*,GPU: TMA copies*,GPU: wgmma as C^T*,GPU: bf16 wgmma*"
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 for form in plain cluster; do
   extra=""
@@ -33,10 +39,11 @@ for form in plain cluster; do
   # shellcheck disable=SC2086
   timeout 120 "$NCU" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
     --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis \
+    --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio \
     -k regex:batched_matmul --launch-skip 3 --launch-count 1 \
-    "$TS" bench --gpu --case p11 --warps 8 --wgmma --tma --stages 4 $extra --runs 100 --warmup 1 \
+    "$TS" bench --gpu --case p11 --variant 1 --warps 8 --wgmma --tma --stages 4 $extra --runs 100 --warmup 1 \
     > "$OUT/ncu_$form.txt" 2>&1
   log "ncu $form: exit $?"
 done
-timeout 330 "$ROOT/bench/memcheck_tails.sh" "$TS" "$OUT/memcheck_tails.log" | tee -a "$SUMMARY"
+[[ -n ${TAILS:-} ]] && timeout 330 "$ROOT/bench/memcheck_tails.sh" "$TS" "$OUT/memcheck_tails.log" | tee -a "$SUMMARY"
 log "done"

@@ -398,24 +398,21 @@ TS_INLINE unsigned ts_cluster_rank() {
 TS_INLINE void ts_cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
 TS_INLINE void ts_cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 // An arrival on the barrier at bar's offset in the shared memory of the
-// cluster's program `rank` (this program's reads of shared memory ordered
-// before it), and a wait that orders what follows after the arrivals.
+// cluster's program `rank`, and the wait for the arrivals. The arrival
+// says that this program's wgmma groups on a stage are retired (their
+// reads done: wgmma.wait_group, then the program's barrier); the waiter
+// then refills the stage through the async proxy. The default semantics
+// (release and acquire at CTA scope) order that; cluster scope (as these
+// were until the thirteenth round) made the arrival wait for the arriving
+// thread's own cp.async copies still in flight, about 1,400 cycles an
+// iteration on p11's path to the next wgmma (bench/RESULTS.md).
 TS_INLINE void ts_mbar_arrive_cluster(uint64_t* bar, unsigned rank) {
-  asm volatile(
-      "{\n.reg .b32 a;\nmapa.shared::cluster.u32 a, %0, %1;\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [a];\n}" ::"r"(
-          ts_smem_addr(bar)),
-      "r"(rank)
-      : "memory");
+  asm volatile("{\n.reg .b32 a;\nmapa.shared::cluster.u32 a, %0, %1;\nmbarrier.arrive.shared::cluster.b64 _, [a];\n}" ::"r"(
+                   ts_smem_addr(bar)),
+               "r"(rank)
+               : "memory");
 }
-TS_INLINE void ts_mbar_wait_cluster(uint64_t* bar, unsigned parity) {
-  const unsigned a = ts_smem_addr(bar);
-  unsigned done = 0;
-  do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
-        : "=r"(done) : "r"(a), "r"(parity) : "memory");
-  } while (!done);
-}
+TS_INLINE void ts_mbar_wait_cluster(uint64_t* bar, unsigned parity) { ts_mbar_wait(bar, parity); }
 TS_INLINE void ts_fence_operand(float& x) { asm volatile("" : "+f"(x)::"memory"); }
 // Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix
 // l / 8 (16 bytes, 16-byte aligned); word j of the result is lane
