@@ -98,7 +98,7 @@ const std::vector<CommandInfo>& command_table() {
            {"no-dot-pairs", false, "", "with --wgmma: one wgmma per dot, never one for two dots of one A whose B tiles sit side by side (to compare)"},
            {"no-small-in-stage", false, "", "a pipelined loop's other loads read from global memory again at every element a broadcast spreads them over, instead of through the stages (to compare)"},
            {"no-operand-runs", false, "", "a wgmma operand computed in registers is held one value a thread per stripe, stored and computed a value at a time, instead of in runs of 16 bytes along its rows (to compare)"},
-           {"groups-waited", false, "", "with --warps and --wgmma: each iteration's wgmma groups waited for at once, none left in flight, and p11's C^T form reads its next fragments only after its wait (to compare)"},
+           {"groups-waited", false, "", "with --warps and --wgmma: each iteration's wgmma groups waited for at once, none left in flight (to compare; p11's C^T form always waits)"},
            {"copies-first", false, "", "with --warps and --wgmma: a loop whose groups stay in flight issues its next copies between the barrier and its first wgmma, not after its last (to compare; E4's forms)"},
            {"tf32-cut", false, "", "cut staged f32 dot operands to tf32 in shared memory instead of letting the tensor cores drop the low bits"},
            {"verify", false, "", "also compare each output with the reference (slow at these sizes)"},

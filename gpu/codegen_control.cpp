@@ -183,9 +183,6 @@ void Emitter::for_loop(const ir::Instr& in) {
       fence_operands(d.args[2]);
     });
   }
-  // The fragments each iteration's transposed wgmma reads, loaded by the
-  // iteration before (Pipeline::fragments_ahead).
-  if (p && p->fragments_ahead) line("uint32_t ts_fa[" + std::to_string(p->fragment_steps) + "][4];");
   open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
   declared_[in.dst] = true;
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");

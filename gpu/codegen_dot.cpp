@@ -215,7 +215,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   const Operand A = operand(a, true), B = operand(b, false);
   if (!p) {
     line("__syncthreads();");
-  } else if (!p->published && !p->fragments_ahead) {  // fragments_ahead: wgmma_tf32_transposed publishes
+  } else if (!p->published) {
     publish_stage(*p);
   } else if (wrote_registers) {
     if (p->wgmma) line("ts_fence_proxy_async();");  // generic-proxy stores, read by wgmma's async proxy

@@ -308,14 +308,6 @@ class Emitter {
     // after committing its group, so their address and mask arithmetic
     // runs while the tensor cores work, instead of before the group.
     bool copies_after_dot = false;
-    // A transposed wgmma (CodegenOptions::wgmma_in_flight, three stages or
-    // more): iteration i publishes stage i + 1, issues its copies and reads
-    // the next fragments (ts_fn) while its own group runs, and waits for the
-    // group only then, with the fragments it reads (ts_fa) as operands of
-    // the wait, so they stay in their registers until the group is retired.
-    // The first iteration publishes its own stage and reads its fragments.
-    bool fragments_ahead = false;
-    int64_t fragment_steps = 0;  // the dot's k8 steps (ts_fa's rows)
     // CodegenOptions::cluster_multicast: the grid axis along which
     // neighbouring programs form clusters of two sharing the `multicast`
     // loads, or -1. A stage is refilled only when both programs are done
@@ -458,10 +450,7 @@ class Emitter {
                     bool refill = false, CopyPath path = CopyPath::Both);
   // At the first dot of an iteration: waits for and publishes this
   // iteration's stage, then issues the copies of a later one.
-  // The wait and barrier that publish a stage's copies: by default this
-  // iteration's, with `ahead - 1` cp.async groups still in flight; with
-  // fragments_ahead also the next iteration's (`stage`, `in_flight`).
-  void publish_stage(Pipeline& p, const std::string& stage = "", int in_flight = -1);
+  void publish_stage(Pipeline& p);
   // The address of stage `stage`'s empty mbarrier (Pipeline::cluster_axis).
   std::string empty_barrier_of(const Pipeline& p, const std::string& stage) const;
   // The address of stage `stage`'s mbarrier (Pipeline::tma).

@@ -53,7 +53,7 @@ void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body, bo
   close();
 }
 
-void Emitter::publish_stage(Pipeline& p, const std::string& stage_arg, int in_flight) {
+void Emitter::publish_stage(Pipeline& p) {
   // This iteration's copies landed (the newest group may still be the next
   // iteration's), are published by the barrier (cut to tf32 first only
   // with CodegenOptions::tf32_cut_staged); then the copies
@@ -62,8 +62,7 @@ void Emitter::publish_stage(Pipeline& p, const std::string& stage_arg, int in_fl
   // Pipeline::late_issue the copies go out after the iteration's dots
   // instead (issue_after_wait), with copies_after_dot after its commit.
   const ir::Instr& loop = *p.loop;
-  const std::string stage = stage_arg.empty() ? p.stage_var : stage_arg;
-  const int pending = in_flight >= 0 ? in_flight : p.ahead - 1;  // newer groups that may still be landing
+  const int ahead = p.ahead;  // iterations in flight
   if (p.small_in_stage()) {
     // The next iteration's values, read last iteration, into its stage:
     // published with this one's by the barrier below.
@@ -73,19 +72,19 @@ void Emitter::publish_stage(Pipeline& p, const std::string& stage_arg, int in_fl
     close();
   }
   const std::string cp_async_wait =
-      pending == 0 ? "ts_cp_async_wait_all();" : pending == 1 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();";
+      ahead == 1 ? "ts_cp_async_wait_all();" : ahead == 2 ? "ts_cp_async_wait_1();" : "ts_cp_async_wait_2();";
   if (p.tma) {
     // The TMA unit wrote this stage through the async proxy, as wgmma
     // reads it; its mbarrier says when every byte has landed. Tiles it
     // does not copy (a transposed dot's register-read one) are cp.async's.
     open("if (ts_tma_ok)");
-    line("ts_mbar_wait(" + barrier_of(p, stage) + ", (" + p.phase_var + " >> " + stage + ") & 1u);");
-    line(p.phase_var + " ^= 1u << " + stage + ";");
+    line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
+    line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
     if (std::any_of(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.tma < 0; })) line(cp_async_wait);
     open_else();
   }
   line(cp_async_wait);
-  if (opt_.tf32_cut_staged) round_staged(p, stage);
+  if (opt_.tf32_cut_staged) round_staged(p, p.stage_var);
   // cp.async and the stores above wrote through the generic proxy; wgmma
   // reads through the async proxy.
   if (p.wgmma) line("ts_fence_proxy_async();");

@@ -374,15 +374,6 @@ void Emitter::plan_pipelines() {
                     });
     p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
     p.copies_after_dot = p.wgmma_transposed && p.prefetched.empty();
-    // The next fragments read while the group runs (Pipeline::fragments_ahead):
-    // the copies then go after the next stage's barrier, into the stage read
-    // two iterations back, so at least three stages; not with clusters (their
-    // empty barriers count on the copies' place) nor the tf32 cut.
-    p.fragments_ahead = p.copies_after_dot && opt_.wgmma_in_flight && p.stages >= 3 && !opt_.cluster_multicast &&
-                        !opt_.tf32_cut_staged;
-    if (p.fragments_ahead)
-      for (const ir::Instr& in : body.instrs)
-        if (in.op == ir::Op::Dot && layouts_[in.dst].mma) p.fragment_steps = type(in.args[0]).shape.back() / 8;
     // TMA (CodegenOptions::tma) where every staged tile wgmma reads from
     // shared memory is a rectangle the TMA unit can copy and its box
     // coordinates are index arithmetic of the loop variable; one mbarrier a

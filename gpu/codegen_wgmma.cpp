@@ -60,86 +60,31 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
   const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
   const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
   const int64_t k_step = swizzled ? 8 : 64;
-  // This thread's first fragment word in B's rows at `base`.
-  const std::string lane = "(tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride);
-  auto fragment_words = [&](const std::string& f) {
-    for (int64_t kk = 0; kk < K / 8; ++kk) {
-      const int64_t lo = 8 * kk * b_stride, hi = (8 * kk + 4) * b_stride;
-      const std::string w = f + "[" + std::to_string(kk) + "]";
-      line(w + "[0] = ts_bt[" + std::to_string(lo) + "]; " + w + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + w +
-           "[2] = ts_bt[" + std::to_string(hi) + "]; " + w + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
-    }
-  };
-  auto read_fragments = [&](const std::string& f, const std::string& base) {
-    line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + base + ") + " + lane + ";");
-    fragment_words(f);
-  };
-  auto issue = [&] {
-    line("ts_wgmma_fence();");
-    for (int64_t kk = 0; kk < K / 8; ++kk)
-      line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
-           a_base + " + " + std::to_string(k_step * kk) + tail + ");");
-    line("ts_wgmma_commit();");
-  };
-  if (!p.fragments_ahead) {
-    line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base + ") + " + lane + ";");
-    line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
-    fragment_words("ts_fa");
-    issue();
-    if (p.copies_after_dot) {
-      // Every thread passed this iteration's barrier, so every group that
-      // read the stage these copies fill (the previous iteration's) is done.
-      open("");
-      issue_ahead(p);
-      close();
-    }
-    // Waited for at once (plan_pipelines): the next iteration rewrites the
-    // fragment registers, which PTX forbids while their group is in flight.
-    line("ts_wgmma_wait0();");
-    fence_operands(dst);
-    return;
+  line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
+       ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
+  line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
+  for (int64_t kk = 0; kk < K / 8; ++kk) {
+    const int64_t lo = 8 * kk * b_stride, hi = (8 * kk + 4) * b_stride;
+    const std::string f = "ts_fa[" + std::to_string(kk) + "]";
+    line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
+         "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
   }
-  // Pipeline::fragments_ahead. The first iteration publishes its own stage
-  // and reads its fragments; every iteration then issues its group from
-  // ts_fa, publishes the next stage (its barrier: every warp has retired the
-  // previous iteration's group), refills the stage that group read, reads
-  // the next fragments into ts_fn, and only then waits, ts_fa operands of
-  // the wait (ts_wgmma_wait0_keep): ptxas may not reuse their registers
-  // while the group reads them (it did, for values it saw as dead: bench/RESULTS.md,
-  // seventh and tenth rounds).
-  const ir::Instr& loop = *p.loop;
-  const std::string next = "it" + std::to_string(loop.dst) + " + (int64_t)" + name(loop.args[2]);
-  bool b_t = false;
-  const StagedLoad& sb = *staged_operand_in(p, in.args[1], &b_t);
-  open("if (!(" + after_first_iteration(p) + "))");
-  publish_stage(p);
-  open("");
-  read_fragments("ts_fa", b_base);
-  close();
-  close();
-  issue();
-  const std::string steps = std::to_string(K / 8);
-  line("uint32_t ts_fn[" + steps + "][4];");
-  line("const bool ts_more = " + loop_runs(loop, next) + ";");
-  open("if (ts_more)");
-  const std::string next_stage = "((" + p.stage_var + " + 1) % " + std::to_string(p.stages) + ")";
-  // The copies of the iterations after the next are in flight: ahead - 2.
-  publish_stage(p, next_stage, p.ahead - 2);
-  open("");
-  issue_ahead(p);
-  close();
-  open("");
-  read_fragments("ts_fn", "ts_smem + ts_pipe + " + next_stage + " * " + std::to_string(p.stage_bytes) + " + " +
-                              std::to_string(sb.offset));
-  close();
-  close();
-  line("ts_wgmma_wait0_keep(ts_fa);");
+  line("ts_wgmma_fence();");
+  for (int64_t kk = 0; kk < K / 8; ++kk)
+    line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
+         a_base + " + " + std::to_string(k_step * kk) + tail + ");");
+  line("ts_wgmma_commit();");
+  if (p.copies_after_dot) {
+    // Every thread passed this iteration's barrier, so every group that
+    // read the stage these copies fill (the previous iteration's) is done.
+    open("");
+    issue_ahead(p);
+    close();
+  }
+  // Waited for at once (plan_pipelines): the next iteration rewrites the
+  // fragment registers, which PTX forbids while their group is in flight.
+  line("ts_wgmma_wait0();");
   fence_operands(dst);
-  open("if (ts_more)");
-  line("#pragma unroll");
-  line("for (int ts_k = 0; ts_k < " + steps + "; ++ts_k) ts_fa[ts_k][0] = ts_fn[ts_k][0], ts_fa[ts_k][1] = ts_fn[ts_k][1], "
-       "ts_fa[ts_k][2] = ts_fn[ts_k][2], ts_fa[ts_k][3] = ts_fn[ts_k][3];");
-  close();
 }
 
 // Warpgroup g multiplies rows 64g..64g+63 of A by all of B, straight from

@@ -327,28 +327,6 @@ TS_INLINE uint64_t ts_wgmma_desc_sw128_mn(const void* p, unsigned lbo) {
 TS_INLINE void ts_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TS_INLINE void ts_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 TS_INLINE void ts_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
-// The same, with the A fragments of a transposed wgmma (Pipeline::
-// fragments_ahead) as operands: they stay live, in their registers, until
-// the group that reads them is retired.
-template <int N> TS_INLINE void ts_wgmma_wait0_keep(uint32_t (&f)[N][4]) {
-  static_assert(N == 2 || N == 4 || N == 8, "ts_wgmma_wait0_keep: 2, 4 or 8 k8 steps");
-  if constexpr (N == 2)
-    asm volatile("wgmma.wait_group.sync.aligned 0;"
-                 : "+r"(f[0][0]), "+r"(f[0][1]), "+r"(f[0][2]), "+r"(f[0][3]), "+r"(f[1][0]), "+r"(f[1][1]), "+r"(f[1][2]),
-                   "+r"(f[1][3])::"memory");
-  else if constexpr (N == 4)
-    asm volatile("wgmma.wait_group.sync.aligned 0;"
-                 : "+r"(f[0][0]), "+r"(f[0][1]), "+r"(f[0][2]), "+r"(f[0][3]), "+r"(f[1][0]), "+r"(f[1][1]), "+r"(f[1][2]),
-                   "+r"(f[1][3]), "+r"(f[2][0]), "+r"(f[2][1]), "+r"(f[2][2]), "+r"(f[2][3]), "+r"(f[3][0]), "+r"(f[3][1]),
-                   "+r"(f[3][2]), "+r"(f[3][3])::"memory");
-  else
-    for (int h = 0; h < 2; ++h)  // a first wait retires every group; the second keeps the other half live as long
-      asm volatile("wgmma.wait_group.sync.aligned 0;"
-                   : "+r"(f[4 * h][0]), "+r"(f[4 * h][1]), "+r"(f[4 * h][2]), "+r"(f[4 * h][3]), "+r"(f[4 * h + 1][0]),
-                     "+r"(f[4 * h + 1][1]), "+r"(f[4 * h + 1][2]), "+r"(f[4 * h + 1][3]), "+r"(f[4 * h + 2][0]),
-                     "+r"(f[4 * h + 2][1]), "+r"(f[4 * h + 2][2]), "+r"(f[4 * h + 2][3]), "+r"(f[4 * h + 3][0]),
-                     "+r"(f[4 * h + 3][1]), "+r"(f[4 * h + 3][2]), "+r"(f[4 * h + 3][3])::"memory");
-}
 // All but the newest N groups are done.
 template <int N> TS_INLINE void ts_wgmma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory"); }
 TS_INLINE void ts_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }

@@ -83,8 +83,6 @@ inline uint64_t ts_wgmma_desc_sw128_mn(const void* p, unsigned lbo) {
 inline void ts_wgmma_fence() {}
 inline void ts_wgmma_commit() {}
 inline void ts_wgmma_wait0() {}
-template <int N>
-inline void ts_wgmma_wait0_keep(uint32_t (&)[N][4]) {}
 template <int N> void ts_wgmma_wait() {}
 inline void ts_fence_proxy_async() {}
 
