@@ -329,8 +329,9 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
       // or 2's again and is skipped); 5 as 1 with the next copies before the
       // dots (CodegenOptions::wgmma_copies_after_dots off: E4's rows kernel
       // ran 3 % faster so at BN 128, 11 % slower at BN 64; elsewhere the
-      // kernel is 1's and is skipped). Not clusters (`--cluster`): they ran
-      // p11 1.75-2x slower (bench/RESULTS.md, ninth round).
+      // kernel is 1's and is skipped). Not clusters (`--cluster`): 4-8 % slower
+      // than single programs on p11 (bench/RESULTS.md, thirteenth round;
+      // 1.6-2.2x before its fix of their barriers' semantics).
       for (int wg : !dots || !opt.tune_wgmma ? std::vector<int>{0}
                     : wgmma_only             ? std::vector<int>{1, 2, 3, 4, 5}
                                              : std::vector<int>{0, 1, 2, 3, 4, 5})

@@ -359,11 +359,13 @@ TEST_CASE("wgmma: a tf32 dot whose B has n along its rows computes C^T with B^T 
   // iteration's group is waited for before it ends, at any stage count.
   CHECK(has(body, "uint32_t ts_fa[4][4];"));
   CHECK(has(body, "ts_wgmma_tf32_rs_n128(r88, ts_fa[3], ts_wgmma_desc_sw128(sa + 24));"));
-  CHECK(body.find("ts_wgmma_wait0();") > body.find("ts_wgmma_tf32_rs_n128(r88, ts_fa[3]"));
   CHECK_FALSE(has(body, "ts_wgmma_wait<"));
   // The next copies go out between the commit and the wait, while the
   // tensor cores work: none between the barrier and the fragment loads.
   const size_t commit = body.find("ts_wgmma_commit();"), wait = body.find("ts_wgmma_wait0();");
+  REQUIRE(commit != std::string::npos);
+  REQUIRE(wait != std::string::npos);
+  CHECK(wait > body.find("ts_wgmma_tf32_rs_n128(r88, ts_fa[3]"));
   CHECK(body.find("ts_cp_async16(", commit) < wait);
   CHECK(body.find("ts_cp_async16(", body.find("__syncthreads();", body.find("ts_cp_async_wait_"))) > commit);
   // The epilogue stores C's rows m, m + 1 of one column: no column pairs.
