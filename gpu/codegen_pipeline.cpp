@@ -156,24 +156,27 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   // The stage's address once for all of this thread's vectors (the callers
   // open a block for each batch of copies).
   line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) + ";");
-  auto cp_async = [&](bool all) {
+  auto cp_async = [&](bool all, bool rolled_loops) {
     for (const StagedLoad& s : p.loads) {
       if (!all && s.tma >= 0) continue;
       if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
       const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
-      for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled);
+      for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled_loops);
     }
   };
   auto by_tma = [&] {
     issue_tma(p, stage, refill);
-    cp_async(false);  // the tiles the TMA unit does not copy
+    cp_async(false, rolled);  // the tiles the TMA unit does not copy
   };
-  if (!p.tma || path == CopyPath::CpAsync) return cp_async(true);
+  if (!p.tma || path == CopyPath::CpAsync) return cp_async(true, rolled);
   if (path == CopyPath::Tma) return by_tma();
   open("if (ts_tma_ok)");
   by_tma();
   open_else();
-  cp_async(true);
+  // The fallback, for launches whose tensors the TMA unit cannot describe,
+  // in rolled loops: unrolled, it was a second copy of the loop's copy code,
+  // about a quarter of p11's NVRTC time (bench/RESULTS.md, thirteenth round).
+  cp_async(true, true);
   close();
 }
 
