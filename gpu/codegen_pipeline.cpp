@@ -174,9 +174,13 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   by_tma();
   open_else();
   // The fallback, for launches whose tensors the TMA unit cannot describe,
-  // in rolled loops: unrolled, it was a second copy of the loop's copy code,
-  // about a quarter of p11's NVRTC time (bench/RESULTS.md, thirteenth round).
-  cp_async(true, true);
+  // in rolled loops where the TMA path has cp.async copies of its own (p11's
+  // y): unrolled, it was a second copy of that code, about a quarter of
+  // p11's NVRTC time, and p11 runs as fast either way. Where the TMA unit
+  // copies every tile (E1), rolled cost 1.5-2.5 % of E1's run time
+  // (bench/RESULTS.md, thirteenth round, call 6).
+  const bool tma_path_copies = std::any_of(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.tma < 0; });
+  cp_async(true, rolled || tma_path_copies);
   close();
 }
 

@@ -6,6 +6,7 @@
 #ifdef TILESCOPE_HAVE_GPU
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -122,6 +123,41 @@ TEST_CASE("TMA: a mask that is not `index < launch value` on both axes keeps cp.
   // One tile that does not qualify keeps the whole pipeline on cp.async.
   CHECK(tl::gpu::lower(*tile_dot_ir(shifted), tma_options(4)).tensor_maps.empty());
   CHECK(tl::gpu::lower(*tile_dot_ir(rows_only), tma_options(4)).tensor_maps.empty());
+}
+
+TEST_CASE("TMA: the loop's cp.async fallback is rolled only where the TMA path copies a tile by cp.async too", "[gpu][codegen]") {
+  // The pragma over each copy loop of the pipelined loop's iterations (the
+  // prologue's are rolled everywhere): "#pragma unroll 1" or "#pragma unroll".
+  auto copy_loop_pragmas = [](const std::string& source) {
+    std::vector<std::string> pragmas;
+    const size_t loop = source.find("for (int64_t it");
+    REQUIRE(loop != std::string::npos);
+    for (size_t at = source.find("for (int ts_j", loop); at != std::string::npos; at = source.find("for (int ts_j", at + 1)) {
+      const size_t line_end = source.rfind('\n', at), line_start = source.rfind('\n', line_end - 1);
+      std::string prev = source.substr(line_start + 1, line_end - line_start - 1);
+      prev.erase(0, prev.find_first_not_of(' '));
+      pragmas.push_back(prev);
+    }
+    return pragmas;
+  };
+  auto count_of = [](const std::vector<std::string>& v, const std::string& x) { return std::count(v.begin(), v.end(), x); };
+  // p11: x by TMA, y by cp.async on both paths (four rounds of 256
+  // vectors, unrolled on the TMA path); the fallback's x (two rounds) and y
+  // in rolled loops.
+  const tl::gpu::BenchCase p11 = dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72);
+  puzzles::RunBuffers pb = puzzles::make_buffers(*p11.puzzle, p11.set, 0);
+  const std::vector<std::string> p11_pragmas = copy_loop_pragmas(
+      tl::gpu::lower(*tl::build_ir(*p11.puzzle->solution, puzzles::launch_args(p11.set, pb)), tma_options(8, 3)).source);
+  CHECK(count_of(p11_pragmas, "#pragma unroll 1") == 2);
+  CHECK(count_of(p11_pragmas, "#pragma unroll") == 1);
+  // E1 at 4 warps: the TMA unit copies every tile; its fallback (A's four
+  // rounds of vectors) stays unrolled, as rolled it ran 1.5-2.5 % slower.
+  const tl::gpu::BenchCase e1 = dot_cases::bench_case_at("e1_v1", 70, 100, 80);
+  puzzles::RunBuffers eb = puzzles::make_buffers(*e1.puzzle, e1.set, 0);
+  const std::vector<std::string> e1_pragmas = copy_loop_pragmas(
+      tl::gpu::lower(*tl::build_ir(*e1.puzzle->solution, puzzles::launch_args(e1.set, eb)), tma_options(4, 2)).source);
+  CHECK(count_of(e1_pragmas, "#pragma unroll") >= 1);
+  CHECK(count_of(e1_pragmas, "#pragma unroll 1") == 0);
 }
 
 TEST_CASE("tensor_map_unusable names what keeps a tensor from the TMA unit", "[gpu][codegen]") {
