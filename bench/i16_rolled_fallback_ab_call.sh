@@ -6,6 +6,9 @@
 # 128 at 0.0587 ms against 0.052-0.054 in earlier rounds).
 # Files in $OUT: summary.txt, ab.log.
 #
+# bench/rolled_fallback.patch is 506abcf's change (the fallback rolled in
+# every TMA pipeline); a73eec9 narrowed it, so run this at f3cdd2d.
+#
 # Usage from the repository root, .debs/ carried:
 #   OUT=/tmp/c COMMIT=<rev> bench/i16_rolled_fallback_ab_call.sh
 set -u -o pipefail
