@@ -3,7 +3,11 @@
 # wgmma) at the sets with tails on every axis, at 4 and 8 warps, and with
 # wgmma where its dots take it (E1 and E4 at 4 and 8 warps, p11 at 8; E4's
 # bf16 dots since the eleventh round), with and without TMA copies, and
-# p11's clusters (thirteenth round). ONLY, a regular expression, keeps
+# p11's clusters (thirteenth round). Most tail sets' blocks are below
+# wgmma's (p11's 11b: 32 x 16), so there those runs compile the mma.sync
+# kernel again (gpu-run prints which copy path ran); the wgmma, TMA and
+# cluster forms at tails are their GPU tests' (run under memcheck by
+# i16_gpu_tests_memcheck_call.sh). ONLY, a regular expression, keeps
 # the kernels whose id matches it. Each
 # run's output goes to $MLOG; one line a run (errors, exit status) to
 # standard output. Shared by the device scripts (i16_verify_call.sh,
@@ -25,7 +29,7 @@ for spec in "11 11b" "11 11c" "e1_v1 e1a" "e1_v1 e1b" "e1_v2 e1a" "e4_fused e4a"
   [[ $id == e4_* ]] && variants+=("--warps 8 --wgmma")
   [[ $id == e1_* || $id == 11 ]] && variants+=("--warps 8 --wgmma")
   # The TMA pipelines (the forms the bench's tuner picks for p11, E1 and E4)
-  # and p11's clusters, whose copies land in both programs of a cluster.
+  # and p11's clusters, where a set's blocks admit them (E4 fused at e4b).
   [[ $id == e1_* || $id == e4_* || $id == 11 ]] && variants+=("--warps 8 --wgmma --tma")
   [[ $id == e1_* || $id == e4_* ]] && variants+=("--warps 4 --wgmma --tma")
   [[ $id == 11 ]] && variants+=("--warps 8 --wgmma --tma --cluster")
