@@ -402,10 +402,11 @@ TS_INLINE void ts_cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" 
 // says that this program's wgmma groups on a stage are retired (their
 // reads done: wgmma.wait_group, then the program's barrier); the waiter
 // then refills the stage through the async proxy. The default semantics
-// (release and acquire at CTA scope) order that; cluster scope (as these
-// were until the thirteenth round) made the arrival wait for the arriving
-// thread's own cp.async copies still in flight, about 1,400 cycles an
-// iteration on p11's path to the next wgmma (bench/RESULTS.md).
+// (release and acquire at CTA scope) order that. Cluster scope (as these
+// were until the thirteenth round) cost p11 about 1,400 cycles an
+// iteration on warp 0's path to its next wgmma, probably because such a
+// release orders every earlier memory operation of the thread, its own
+// cp.async copies in flight among them (bench/RESULTS.md).
 TS_INLINE void ts_mbar_arrive_cluster(uint64_t* bar, unsigned rank) {
   asm volatile("{\n.reg .b32 a;\nmapa.shared::cluster.u32 a, %0, %1;\nmbarrier.arrive.shared::cluster.b64 _, [a];\n}" ::"r"(
                    ts_smem_addr(bar)),
