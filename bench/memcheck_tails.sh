@@ -33,7 +33,18 @@ for spec in "11 11b" "11 11c" "e1_v1 e1a" "e1_v1 e1b" "e1_v2 e1a" "e4_fused e4a"
   [[ $id == e1_* || $id == e4_* || $id == 11 ]] && variants+=("--warps 8 --wgmma --tma")
   [[ $id == e1_* || $id == e4_* ]] && variants+=("--warps 4 --wgmma --tma")
   [[ $id == 11 ]] && variants+=("--warps 8 --wgmma --tma --cluster")
+  declare -A checked=()  # generated kernel's digest -> the variant that ran it
   for v in "${variants[@]}"; do
+    # A variant whose kernel is one this set already ran (wgmma and TMA where
+    # the set's blocks are below wgmma's) is not run again.
+    # shellcheck disable=SC2086
+    source_text=$("$TS" compile "$id" --cuda --set "$set" $v 2>/dev/null)
+    digest=$(md5sum <<< "$source_text" | cut -d' ' -f1)
+    if [[ -n $source_text && -n ${checked[$digest]:-} ]]; then
+      echo "memcheck $id $set, $v: the same kernel as '${checked[$digest]}', not run again"
+      continue
+    fi
+    [[ -n $source_text ]] && checked[$digest]=$v
     # shellcheck disable=SC2086
     timeout 120 "$SAN" --tool memcheck --print-limit 10 --error-exitcode 99 "$TS" gpu-run "$id" --set "$set" $v \
       > "$TMP" 2>&1
@@ -42,5 +53,6 @@ for spec in "11 11b" "11 11c" "e1_v1 e1a" "e1_v1 e1b" "e1_v2 e1a" "e4_fused e4a"
     { echo "===== $id --set $set $v (exit $rc)"; cat "$TMP"; } >> "$MLOG"
     echo "memcheck $id $set, $v: ${errors:-?} errors (exit $rc)"
   done
+  unset checked
 done
 rm -f "$TMP"

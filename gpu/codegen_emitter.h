@@ -267,6 +267,10 @@ class Emitter {
     // that would reload from global memory each value it spreads over).
     std::map<int, int64_t> small_offsets;
     bool small_in_stage() const { return !small_offsets.empty(); }
+    // With TMA: some staged tile is cp.async's on the TMA path too (p11's y).
+    bool tma_path_copies() const {
+      return std::any_of(loads.begin(), loads.end(), [](const StagedLoad& s) { return s.tma < 0; });
+    }
     std::vector<char> in_body;  // per register: defined inside the loop's body
     int64_t stage_bytes = 0;
     int stages = 2;

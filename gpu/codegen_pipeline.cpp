@@ -80,7 +80,7 @@ void Emitter::publish_stage(Pipeline& p) {
     open("if (ts_tma_ok)");
     line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
     line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
-    if (std::any_of(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.tma < 0; })) line(cp_async_wait);
+    if (p.tma_path_copies()) line(cp_async_wait);
     open_else();
   }
   line(cp_async_wait);
@@ -179,8 +179,7 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   // p11's NVRTC time, and p11 runs as fast either way. Where the TMA unit
   // copies every tile (E1), rolled cost 1.5-2.5 % of E1's run time
   // (bench/RESULTS.md, thirteenth round, call 6).
-  const bool tma_path_copies = std::any_of(p.loads.begin(), p.loads.end(), [](const StagedLoad& s) { return s.tma < 0; });
-  cp_async(true, rolled || tma_path_copies);
+  cp_async(true, rolled || p.tma_path_copies());
   close();
 }
 

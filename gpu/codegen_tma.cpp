@@ -307,7 +307,7 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
     // the stage refilled has held nothing yet.
     open("if (ts_tma_ok == 2 && " + after_first_iteration(p) + ")");
     line("const int ts_s = " + stage + ";");
-    line("ts_mbar_wait_cluster(" + empty_barrier_of(p, "ts_s") + ", (" + p.empty_phase_var + " >> ts_s) & 1u);");
+    line("ts_mbar_wait(" + empty_barrier_of(p, "ts_s") + ", (" + p.empty_phase_var + " >> ts_s) & 1u);");
     line(p.empty_phase_var + " ^= 1u << ts_s;");
     close();
   }

@@ -398,7 +398,7 @@ TS_INLINE unsigned ts_cluster_rank() {
 TS_INLINE void ts_cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
 TS_INLINE void ts_cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 // An arrival on the barrier at bar's offset in the shared memory of the
-// cluster's program `rank`, and the wait for the arrivals. The arrival
+// cluster's program `rank`; the waiter waits with ts_mbar_wait. The arrival
 // says that this program's wgmma groups on a stage are retired (their
 // reads done: wgmma.wait_group, then the program's barrier); the waiter
 // then refills the stage through the async proxy. The default semantics
@@ -413,7 +413,6 @@ TS_INLINE void ts_mbar_arrive_cluster(uint64_t* bar, unsigned rank) {
                "r"(rank)
                : "memory");
 }
-TS_INLINE void ts_mbar_wait_cluster(uint64_t* bar, unsigned parity) { ts_mbar_wait(bar, parity); }
 TS_INLINE void ts_fence_operand(float& x) { asm volatile("" : "+f"(x)::"memory"); }
 // Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix
 // l / 8 (16 bytes, 16-byte aligned); word j of the result is lane

@@ -88,7 +88,6 @@ inline void ts_mbar_arrive_cluster(uint64_t* bar, unsigned rank) {
   const int64_t at = reinterpret_cast<unsigned char*>(bar) - ts_smem;
   emu_mbar_update(reinterpret_cast<uint64_t*>(emu_smem_of(static_cast<int>(rank)) + at), 1, 0);
 }
-inline void ts_mbar_wait_cluster(uint64_t* bar, unsigned parity) { ts_mbar_wait(bar, parity); }
 // Multicast: the same box at the same offsets in every block of the mask.
 inline void ts_tma_load_3d_mc(void* dst, const void* map, int c0, int c1, int c2, uint64_t* bar, unsigned short mask) {
   const int64_t at = static_cast<unsigned char*>(dst) - ts_smem, b = reinterpret_cast<unsigned char*>(bar) - ts_smem;

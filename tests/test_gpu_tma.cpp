@@ -269,8 +269,11 @@ TEST_CASE("TMA: p11's batched x tile is a 3-D tensor, shared by clusters along p
   CHECK(count(k.source, "ts_cluster_wait();") == 2);
   const size_t published = k.source.find("__syncthreads();\n      if (ts_tma_ok == 2 && tid == 0 && it");
   const size_t arrive = k.source.find("ts_mbar_arrive_cluster(ts_empty, 1);");
-  const size_t wait = k.source.find("ts_mbar_wait_cluster(reinterpret_cast");
+  // The refilling thread's wait: on the empty barrier (its own phase bits).
+  const size_t wait = k.source.find("ts_mbar_wait(", arrive);
   REQUIRE(published != std::string::npos);
+  REQUIRE(wait != std::string::npos);
+  CHECK(k.source.find(" >> ts_s) & 1u);", wait) < k.source.find('\n', wait));
   CHECK(published < arrive);
   CHECK(arrive < wait);
   CHECK(wait < k.source.find("ts_tma_load_3d_mc(", wait));
