@@ -79,7 +79,8 @@ std::vector<double> time_launches(tl::gpu::CudaDriver& d, const tl::gpu::LoadedK
     auto [it, _] = dev.emplace(b, tl::gpu::DeviceMemory(d, b->size_bytes(), "buffer " + b->name()));
     it->second.upload(b->data(), b->size_bytes());
   }
-  tl::gpu::KernelArgs kargs(ir, k.lowered(), args, [&](Buffer* b) { return dev.at(b).ptr(); });
+  tl::gpu::KernelArgs kargs(ir, k.lowered(), args, [&](Buffer* b) { return dev.at(b).ptr(); },
+                            tl::gpu::driver_tensor_map_encoder(d));
   for (int i = 0; i < 3; ++i) tl::gpu::launch(d, k, grid, kargs);  // warm-up
   tl::gpu::synchronize(d, k.lowered().name);
   std::vector<double> times;
@@ -117,7 +118,7 @@ GpuReport run_and_compare_on_gpu(const Kernel& kernel, Grid grid, const std::vec
     co.arch = d.device().arch();
     tl::gpu::CubinCache cache;
     const tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir);
-    tl::gpu::LoadedKernel k(d, cache.get(lowered, co), lowered);
+    tl::gpu::LoadedKernel k(d, cache.get(lowered, co), lowered, co, &cache);
     tl::gpu::run_on_device(d, k, *ir, grid, args);
     for (const Arg& a : args)
       reply.buffers.push_back(a.kind() == Arg::Kind::Buffer

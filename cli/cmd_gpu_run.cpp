@@ -69,7 +69,7 @@ int cmd_gpu_run(const Args& args) {
     tl::gpu::CubinCache cache;
     tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir_run.kernel, cg);
     tl::gpu::Cubin cubin = cache.get(lowered, co);
-    tl::gpu::LoadedKernel loaded(d, cubin, lowered);
+    tl::gpu::LoadedKernel loaded(d, cubin, lowered, co, &cache);
     std::printf("gpu: %s on %s, grid (%lld, %lld, %lld), %d threads, source %s\n", lowered.name.c_str(),
                 d.device().str().c_str(), static_cast<long long>(puzzles::grid_for(*set).x),
                 static_cast<long long>(puzzles::grid_for(*set).y), static_cast<long long>(puzzles::grid_for(*set).z),
@@ -81,7 +81,7 @@ int cmd_gpu_run(const Args& args) {
     // launch cannot describe its tensors, and to single programs where the
     // grid cannot form clusters (a sanitizer run should say which it checked).
     if (!lowered.tensor_maps.empty())
-      std::printf("gpu: staged tiles copied by %s\n", !tma_used       ? "cp.async (the tensors cannot be described for TMA here)"
+      std::printf("gpu: staged tiles copied by %s\n", !tma_used       ? "cp.async (the tensors cannot be described for TMA here: the kernel's cp.async form ran)"
                                                       : clusters_used ? "TMA, in clusters of two (multicast)"
                                                                       : "TMA");
     tl::gpu::BufferDiff diff =

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <stdexcept>
 
 #include "codegen_emitter.h"
 #include "cuda_prelude.h"
@@ -218,7 +219,7 @@ std::string Emitter::signature() const {
     first = false;
     s += "const __grid_constant__ ts_tensor_map ts_tmap" + std::to_string(i);
   }
-  if (!tensor_maps_.empty()) s += ", int ts_tma_ok";
+  if (!tensor_maps_.empty()) s += ", int ts_tma_launch";
   return s + ")";
 }
 
@@ -257,6 +258,12 @@ LoweredKernel Emitter::run() {
       << signature() << " {\n";
   if (smem_bytes_ > 0)
     src << "  extern __shared__ __align__(" << (swizzled_stages_ ? 1024 : 16) << ") unsigned char ts_smem[];\n";
+  if (!tensor_maps_.empty()) {
+    // The copy path this form of the kernel takes (TS_TMA_PATH, in the
+    // prelude): 2 where the launch formed clusters of two, else 1; 0 in the
+    // cp.async form. Nonzero or zero at compile time either way.
+    src << "  const int ts_tma_ok = TS_TMA_PATH ? (ts_tma_launch == 2 ? 2 : 1) : 0;\n";
+  }
   if (pipe_base >= 0) src << "  const int ts_pipe = " << pipe_base << ";  // the pipelines' stages, above every op's scratch\n";
   if (uses_tid_) {
     // Told the thread's range, NVVM turns each slot's (s * T + tid) / N into
@@ -482,5 +489,12 @@ void Emitter::need_smem(int64_t bytes) { smem_bytes_ = std::max(smem_bytes_, byt
 LoweredKernel lower(const ir::Kernel& k, const CodegenOptions& opt) { return detail::Emitter(k, opt).run(); }
 
 std::string lower_to_cuda(const ir::Kernel& k, const CodegenOptions& opt) { return lower(k, opt).source; }
+
+LoweredKernel cp_async_form(const LoweredKernel& k) {
+  if (k.tensor_maps.empty()) throw std::invalid_argument("kernel " + k.name + " has no TMA copies, so no cp.async form");
+  LoweredKernel f = k;
+  f.source = "#define TS_TMA_PATH 0  // the cp.async form: launches whose tensors the TMA unit cannot describe\n" + k.source;
+  return f;
+}
 
 }  // namespace tl::gpu

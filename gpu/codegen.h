@@ -159,8 +159,10 @@ struct LoweredKernel {
   // runtime scalars; compile-time constants are folded into the code.
   std::vector<int> params;
   // After those parameters: one tensor map per entry (a 128-byte
-  // `ts_tensor_map`, __grid_constant__), then `int ts_tma_ok`, nonzero when
-  // the launcher encoded every map (KernelArgs); none when empty.
+  // `ts_tensor_map`, __grid_constant__), then `int ts_tma_launch`, 2 when
+  // the launch formed clusters of two, else 1 (KernelArgs); none when
+  // empty. `source` copies by TMA only: a launch whose maps could not be
+  // encoded runs cp_async_form(*this) instead (LoadedKernel::for_args).
   std::vector<TensorMapSpec> tensor_maps;
   // The grid axis whose neighbours pair up in clusters of two sharing a
   // staged tile (CodegenOptions::cluster_multicast), or -1.
@@ -182,6 +184,10 @@ inline constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 LoweredKernel lower(const ir::Kernel& k, const CodegenOptions& opt = {});
 std::string lower_to_cuda(const ir::Kernel& k, const CodegenOptions& opt = {});
+// The same kernel, same signature, for launches whose tensors the TMA unit
+// cannot describe: its staged tiles copied by cp.async (the source with
+// TS_TMA_PATH 0). Throws std::invalid_argument for a kernel without tensor maps.
+LoweredKernel cp_async_form(const LoweredKernel& k);
 
 // The CUDA spelling of a dtype in registers (i1 is bool) and in memory (i1
 // is one byte).

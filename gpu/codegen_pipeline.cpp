@@ -173,12 +173,13 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   open("if (ts_tma_ok)");
   by_tma();
   open_else();
-  // The fallback, for launches whose tensors the TMA unit cannot describe,
-  // in rolled loops where the TMA path has cp.async copies of its own (p11's
-  // y): unrolled, it was a second copy of that code, about a quarter of
-  // p11's NVRTC time, and p11 runs as fast either way. Where the TMA unit
-  // copies every tile (E1), rolled cost 1.5-2.5 % of E1's run time
-  // (bench/RESULTS.md, thirteenth round, call 6).
+  // The fallback, for launches whose tensors the TMA unit cannot describe:
+  // only the kernel's cp.async form runs it (TS_TMA_PATH 0; the TMA form's
+  // NVVM drops it). In rolled loops where the TMA path has cp.async copies
+  // of its own (p11's y), which was a quarter of p11's NVRTC time while
+  // both paths were in one kernel; unrolled elsewhere (E1), as rolled it
+  // cost 1.5-2.5 % of E1's run time then (bench/RESULTS.md, thirteenth
+  // round, call 6).
   cp_async(true, rolled || p.tma_path_copies());
   close();
 }

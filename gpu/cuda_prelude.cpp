@@ -288,6 +288,16 @@ TS_INLINE void ts_mma_f16(float* d, const uint32_t* a, const uint32_t* b) {
 struct __align__(64) ts_tensor_map {
   unsigned long long words[16];
 };
+// A kernel with tensor maps is compiled for one copy path: the TMA unit's
+// (TS_TMA_PATH 1, the default), or, for launches whose tensors the TMA unit
+// cannot describe, cp.async's (the launcher compiles that form, which
+// defines TS_TMA_PATH 0, at the first such launch). Its copy-path flag is a
+// constant and NVVM drops the other path's code: carried as a run-time
+// branch, it was a fifth to a half of NVRTC's time on E1's and p11's
+// kernels (bench/RESULTS.md, fourteenth round).
+#ifndef TS_TMA_PATH
+#define TS_TMA_PATH 1
+#endif
 // Dot operands staged by cp.async (LOWERING §7): 16 bytes from global to
 // shared memory without passing through registers; src_bytes = 0 reads
 // nothing and fills zeros (a masked-off vector). Groups are committed once

@@ -35,7 +35,9 @@ void DeviceMemory::download(void* dst, size_t n) const {
 
 // ---- LoadedKernel -------------------------------------------------------------
 
-LoadedKernel::LoadedKernel(CudaDriver& d, const Cubin& cubin, const LoweredKernel& k) : d_(&d), k_(k) {
+LoadedKernel::LoadedKernel(CudaDriver& d, const Cubin& cubin, const LoweredKernel& k, const CompileOptions& options,
+                           CubinCache* cache)
+    : d_(&d), k_(k), options_(options), cache_(cache) {
   d.check(d.module_load_data(&module_, cubin.image.data()), "cuModuleLoadData", "kernel " + k.name);
   d.check(d.module_get_function(&fn_, module_, k.name.c_str()), "cuModuleGetFunction", "kernel " + k.name);
   if (k.smem_bytes > 48 * 1024) {
@@ -54,6 +56,15 @@ LoadedKernel::LoadedKernel(CudaDriver& d, const Cubin& cubin, const LoweredKerne
 
 LoadedKernel::~LoadedKernel() {
   if (module_) d_->module_unload(module_);
+}
+
+const LoadedKernel& LoadedKernel::for_args(const KernelArgs& args) const {
+  if (k_.tensor_maps.empty() || args.tma_ok()) return *this;
+  if (!cp_async_) {
+    const LoweredKernel form = cp_async_form(k_);
+    cp_async_ = std::make_unique<LoadedKernel>(*d_, compile_cubin(form, options_, cache_), form, options_, cache_);
+  }
+  return *cp_async_;
 }
 
 // ---- Arguments and launches ---------------------------------------------------------
@@ -122,7 +133,7 @@ KernelArgs::KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::
       if (tma_why_not_.empty() && !encode(r, maps_[i].bytes)) tma_why_not_ = "the driver refused the tensor map";
       tma_ok_ = tma_why_not_.empty();
     }
-    set_clusters(false);  // ts_tma_ok: 1 or 0 until launch() forms clusters
+    set_clusters(false);  // ts_tma_launch: 1 or 0 until launch() forms clusters
   }
   for (size_t i = 0; i < k.params.size(); ++i) ptrs_.push_back(&values_[i]);
   for (MapBytes& m : maps_) ptrs_.push_back(m.bytes);
@@ -184,7 +195,8 @@ TensorMapEncoder driver_tensor_map_encoder(CudaDriver& d) {
   };
 }
 
-void launch(CudaDriver& d, const LoadedKernel& k, Grid grid, KernelArgs& args, CUstream stream) {
+void launch(CudaDriver& d, const LoadedKernel& kernel, Grid grid, KernelArgs& args, CUstream stream) {
+  const LoadedKernel& k = kernel.for_args(args);
   const LoweredKernel& lk = k.lowered();
   if (grid.x < 1 || grid.y < 1 || grid.z < 1 || grid.x >= (int64_t{1} << 31) || grid.y > 65535 || grid.z > 65535)
     throw std::invalid_argument("kernel " + lk.name + ": grid (" + std::to_string(grid.x) + ", " +

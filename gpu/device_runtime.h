@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,10 +37,16 @@ class DeviceMemory {
   std::string what_;
 };
 
+class KernelArgs;
+
 // A cubin's module and its kernel function, unloaded when it goes.
 class LoadedKernel {
  public:
-  LoadedKernel(CudaDriver& d, const Cubin& cubin, const LoweredKernel& k);
+  // `options` and `cache` compile the kernel's cp.async form (cp_async_form)
+  // if a launch ever needs it: the options should be the cubin's own (its
+  // architecture, -lineinfo for compute-sanitizer).
+  LoadedKernel(CudaDriver& d, const Cubin& cubin, const LoweredKernel& k, const CompileOptions& options = {},
+               CubinCache* cache = nullptr);
   ~LoadedKernel();
   LoadedKernel(const LoadedKernel&) = delete;
   LoadedKernel& operator=(const LoadedKernel&) = delete;
@@ -48,13 +55,22 @@ class LoadedKernel {
   const LoweredKernel& lowered() const { return k_; }
   int registers() const { return registers_; }      // per thread
   int spill_bytes() const { return local_bytes_; }  // local memory per thread (spills, arrays)
+  // The kernel a launch with `args` runs: this one, or, where its tensor
+  // maps could not be encoded, its cp.async form, compiled and loaded at
+  // the first such launch (same signature: the same arguments serve).
+  const LoadedKernel& for_args(const KernelArgs& args) const;
+  // Whether the cp.async form was loaded (a launch needed it).
+  bool cp_async_form_loaded() const { return cp_async_ != nullptr; }
 
  private:
   CudaDriver* d_;
   LoweredKernel k_;
+  CompileOptions options_;
+  CubinCache* cache_ = nullptr;
   CUmodule module_ = nullptr;
   CUfunction fn_ = nullptr;
   int registers_ = 0, local_bytes_ = 0;
+  mutable std::unique_ptr<LoadedKernel> cp_async_;
 };
 
 // One tensor map of a launch (LoweredKernel::tensor_maps) with its values
@@ -88,7 +104,8 @@ class KernelArgs {
  public:
   // `device_of` gives each host buffer's device copy. Tensor maps are
   // encoded by `encode`; without one, or where a tensor is unusable, the
-  // kernel's `ts_tma_ok` is 0 and it copies without TMA.
+  // launch runs the kernel's cp.async form (LoadedKernel::for_args), and
+  // `ts_tma_launch` is 0.
   KernelArgs(const ir::Kernel& ir, const LoweredKernel& k, const std::vector<Arg>& args,
              const std::function<CUdeviceptr(Buffer*)>& device_of, const TensorMapEncoder& encode = {});
   // Movable (the values stay where they are), not copyable (a copy's
@@ -98,10 +115,10 @@ class KernelArgs {
   KernelArgs(const KernelArgs&) = delete;
   KernelArgs& operator=(const KernelArgs&) = delete;
   void** pointers() { return ptrs_.data(); }
-  // Whether the kernel's tensor maps were all encoded (ts_tma_ok), and why not.
+  // Whether the kernel's tensor maps were all encoded, and why not.
   bool tma_ok() const { return tma_ok_; }
   // With tensor maps: tells the kernel whether it runs in clusters of two
-  // (ts_tma_ok 2; LoweredKernel::cluster_axis), which launch() decides.
+  // (ts_tma_launch 2; LoweredKernel::cluster_axis), which launch() decides.
   void set_clusters(bool on);
   bool clusters() const { return clusters_; }
   const std::string& tma_why_not() const { return tma_why_not_; }

@@ -144,7 +144,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
     }
   }
   r.smem_bytes = lowered.smem_bytes;
-  LoadedKernel k(d, cubin, lowered);
+  LoadedKernel k(d, cubin, lowered, opt.compile, opt.cache);
   r.registers = k.registers();
   r.spill_bytes = k.spill_bytes();
   // A persistent kernel is launched with as many blocks as are resident at

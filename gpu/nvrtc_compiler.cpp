@@ -61,8 +61,9 @@ std::vector<std::string> nvrtc_options(const CompileOptions& opt) {
 
 namespace {
 
+// The cubin, or with `ptx` the PTX NVVM made on the way to it.
 std::vector<char> compile_here(const std::string& source, const std::string& kernel_name, const CompileOptions& opt,
-                               const std::string& source_path) {
+                               const std::string& source_path, bool ptx = false) {
   std::unique_ptr<nvrtcProgram, ProgramDeleter> prog(new nvrtcProgram{});
   const std::string file = source_path.empty() ? kernel_name + ".cu" : source_path;
   check(nvrtcCreateProgram(prog.get(), source.c_str(), file.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram",
@@ -81,6 +82,13 @@ std::vector<char> compile_here(const std::string& source, const std::string& ker
                            nvrtcGetErrorString(r) + "):\n" + log + "\ngenerated source: " + file,
                        log);
   size_t size = 0;
+  if (ptx) {
+    check(nvrtcGetPTXSize(*prog, &size), "nvrtcGetPTXSize", kernel_name);
+    std::vector<char> text(size);
+    check(nvrtcGetPTX(*prog, text.data()), "nvrtcGetPTX", kernel_name);
+    while (!text.empty() && text.back() == '\0') text.pop_back();
+    return text;
+  }
   check(nvrtcGetCUBINSize(*prog, &size), "nvrtcGetCUBINSize", kernel_name);
   if (size == 0)
     throw CompileError("NVRTC produced no cubin for kernel " + kernel_name + " (architecture " + opt.arch +
@@ -93,12 +101,12 @@ std::vector<char> compile_here(const std::string& source, const std::string& ker
 
 
 std::vector<char> compile_in_child(const std::string& source, const std::string& kernel_name,
-                                   const CompileOptions& opt, const std::string& source_path) {
+                                   const CompileOptions& opt, const std::string& source_path, bool ptx = false) {
   // The child's answer: 1 and the cubin, or 0, the message and NVRTC's log.
   ChildOutcome out = run_in_child([&] {
     std::string answer;
     try {
-      std::vector<char> cubin = compile_here(source, kernel_name, opt, source_path);
+      std::vector<char> cubin = compile_here(source, kernel_name, opt, source_path, ptx);
       wire::put(answer, 1);
       wire::put(answer, std::string(cubin.begin(), cubin.end()));
     } catch (const CompileError& e) {
@@ -127,6 +135,12 @@ std::vector<char> nvrtc_compile(const std::string& source, const std::string& ke
                                 const std::string& source_path) {
   if (cuda_initialized_in_this_process()) return compile_here(source, kernel_name, opt, source_path);
   return compile_in_child(source, kernel_name, opt, source_path);
+}
+
+std::string nvrtc_ptx(const std::string& source, const std::string& kernel_name, const CompileOptions& opt) {
+  const std::vector<char> text = cuda_initialized_in_this_process() ? compile_here(source, kernel_name, opt, "", true)
+                                                                     : compile_in_child(source, kernel_name, opt, "", true);
+  return std::string(text.begin(), text.end());
 }
 
 }  // namespace tl::gpu

@@ -52,5 +52,9 @@ std::vector<std::string> nvrtc_options(const CompileOptions& opt);
 // this process stays clean of driver state.
 std::vector<char> nvrtc_compile(const std::string& source, const std::string& kernel_name,
                                 const CompileOptions& opt, const std::string& source_path);
+// The PTX NVVM makes of `source` on its way to the cubin: which
+// instructions the kernel's code became before ptxas (tests read it). In a
+// child process where nvrtc_compile would use one.
+std::string nvrtc_ptx(const std::string& source, const std::string& kernel_name, const CompileOptions& opt);
 
 }  // namespace tl::gpu

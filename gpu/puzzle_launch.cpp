@@ -36,7 +36,7 @@ GpuLaunchValues run_puzzle_launch_on_gpu(const puzzles::Puzzle& p, const tl::Ker
     co.arch = d.device().arch();
     CubinCache cache;
     LoweredKernel lowered = lower(*ir, codegen);
-    LoadedKernel k(d, cache.get(lowered, co), lowered);
+    LoadedKernel k(d, cache.get(lowered, co), lowered, co, &cache);
     run_on_device(d, k, *ir, puzzles::grid_for(set), args);
     std::string answer;
     wire::put(answer, device);

@@ -3,6 +3,13 @@
 // arrivals); after gpu_host_emu_threads.h.
 #pragma once
 
+// On the GPU a kernel with tensor maps is compiled for one copy path
+// (TS_TMA_PATH in the prelude: the TMA form, or the cp.async form a launch
+// whose maps could not be encoded runs). Here one library serves both: the
+// path follows the launch's ts_tma_launch, 0 exactly when the maps could
+// not be encoded, so each run takes the path its device launch would.
+#define TS_TMA_PATH (ts_tma_launch != 0)
+
 // TMA (CodegenOptions::tma): a tensor map as the test runner encodes it
 // (gpu_host_runner.h: base, cols, rows, row stride in bytes, box cols and
 // rows, element bytes, 128-byte swizzle, batches, batch stride in bytes),

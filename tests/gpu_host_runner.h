@@ -78,7 +78,7 @@ class HostKernel {
   // Whether launches may describe their tensors to the (emulated) TMA
   // unit; off, kernels with tensor maps run their cp.async copies.
   void set_tma(bool on) { tma_ = on; }
-  // Whether the last launch's tensor maps were all encoded (ts_tma_ok).
+  // Whether the last launch's tensor maps were all encoded (its TMA form ran).
   bool tma_used() const { return tma_used_; }
   // The emulation's encoding of a tensor map (gpu_host_emulation.h's
   // ts_tma_load_2d reads it back).
@@ -117,7 +117,7 @@ class HostKernel {
   }
   // Off: kernels that share tiles in clusters run one block at a time.
   void set_clusters(bool on) { clusters_ = on; }
-  // Whether the last launch ran in clusters of two (ts_tma_ok 2).
+  // Whether the last launch ran in clusters of two (ts_tma_launch 2).
   bool clusters_used() const { return clusters_used_; }
 
  private:

@@ -67,7 +67,7 @@ inline void compare_on_device(const tl::KernelDef& kernel, tl::Grid grid, std::v
     }
     tl::gpu::CompileOptions co;
     co.arch = driver->device().arch();
-    tl::gpu::LoadedKernel k(*driver, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
+    tl::gpu::LoadedKernel k(*driver, tl::gpu::compile_cubin(lowered, co, nullptr), lowered, co);
     tl::gpu::run_on_device(*driver, k, *ir, grid, args);
     std::string bytes = "ok";  // then every buffer's bytes, in order
     for (const tl::Buffer& b : gb) bytes.append(reinterpret_cast<const char*>(b.data()), b.size_bytes());

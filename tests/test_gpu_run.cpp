@@ -58,7 +58,7 @@ tl::gpu::CudaDriver* test_driver(std::string& why) {
 tl::gpu::LoadedKernel load_for(tl::gpu::CudaDriver& d, const tl::gpu::LoweredKernel& lowered) {
   tl::gpu::CompileOptions co;
   co.arch = d.device().arch();
-  return tl::gpu::LoadedKernel(d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
+  return tl::gpu::LoadedKernel(d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered, co);
 }
 
 #define GPU_OR_SKIP(d)                                  \
@@ -103,7 +103,7 @@ TEST_CASE("GPU runs of the semantics cases match the interpreter", "[gpu][run]")
       cg.num_warps = warps;
       tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir, cg);
       tl::gpu::Cubin cubin = tl::gpu::compile_cubin(lowered, co, nullptr);
-      tl::gpu::LoadedKernel loaded(*d, cubin, lowered);
+      tl::gpu::LoadedKernel loaded(*d, cubin, lowered, co);
       tl::gpu::run_on_device(*d, loaded, *ir, c.grid, c.args(gb));
       for (size_t k = 0; k < ib.size(); ++k) {
         tl::gpu::Tolerance tol = tl::gpu::tolerance_for(*ir, ib[k].dtype());
@@ -203,7 +203,7 @@ TEST_CASE("the tensor cores read f32 operands as the interpreter's tf32 truncate
 // holds a CUDA context cannot fork GPU work).
 // CodegenOptions::tma on the hardware: E1 with tails on every axis, at K = 80
 // through the TMA unit (out-of-bounds boxes zero-filled) and at K = 78,
-// whose rows the TMA unit cannot stride, through the cp.async copies.
+// whose rows the TMA unit cannot stride, through the kernel's cp.async form.
 TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]") {
   GPU_OR_SKIP(d);
   if (d->device().arch() != "sm_90a") {
@@ -223,8 +223,11 @@ TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]")
       const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
       REQUIRE(lowered.tensor_maps.size() == 3);
       bool tma_used = false;
-      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used);
+      const tl::gpu::LoadedKernel k = load_for(*d, lowered);
+      tl::gpu::run_on_device(*d, k, ir, grid, args, &tma_used);
       CHECK(tma_used == (K % 4 == 0));
+      // The cp.async form is compiled only for the launch that needs it.
+      CHECK(k.cp_async_form_loaded() == (K % 4 != 0));
     });
   }
 }
@@ -316,7 +319,7 @@ TEST_CASE("GPU: compile_in_parallel fills the cache with every kernel NVRTC acce
     INFO(jobs[i].kernel.name);
     const tl::gpu::Cubin cubin = cache.get(jobs[i].kernel, co);
     CHECK(cubin.from_cache);
-    tl::gpu::run_on_device(*d, tl::gpu::LoadedKernel(*d, cubin, jobs[i].kernel), *cases[i].ir, cases[i].grid,
+    tl::gpu::run_on_device(*d, tl::gpu::LoadedKernel(*d, cubin, jobs[i].kernel, co, &cache), *cases[i].ir, cases[i].grid,
                            cases[i].args);
   }
   CHECK_THROWS_AS(cache.get(broken.kernel, co), tl::gpu::CompileError);
@@ -401,7 +404,7 @@ TEST_CASE("child: a faulting launch in a forked process is reported", "[.][gpu][
     tl::gpu::LoweredKernel lowered = tl::gpu::lower(*ir);
     tl::gpu::CompileOptions co;
     co.arch = d.device().arch();
-    tl::gpu::LoadedKernel k(d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered);
+    tl::gpu::LoadedKernel k(d, tl::gpu::compile_cubin(lowered, co, nullptr), lowered, co);
     tl::gpu::run_on_device(d, k, *ir, tl::Grid{1, 1, 1}, args);
     return std::string("completed");
   });

@@ -65,13 +65,15 @@ TEST_CASE("TMA: E1's staged tiles are described as the tensors A, BlT and BrT", 
     CHECK(t.swizzle128);
   }
   const std::string body = k.source.substr(k.source.find("__global__"));
-  CHECK(has(body, "const __grid_constant__ ts_tensor_map ts_tmap2, int ts_tma_ok)"));
+  CHECK(has(body, "const __grid_constant__ ts_tensor_map ts_tmap2, int ts_tma_launch)"));
   CHECK(has(body, "ts_mbar_expect_tx(ts_bar, 32768u);"));  // 128 x 32 + 2 x 64 x 32 floats a stage
   CHECK(has(body, "ts_tma_load_2d(ts_stage + 0, &ts_tmap0, "));
   CHECK(has(body, "ts_mbar_wait("));
   CHECK(has(body, "ts_mbar_inval("));
-  // The cp.async copies stay, for launches that cannot describe the tensors.
+  // The cp.async copies stay in the source, for the kernel's cp.async form
+  // (launches that cannot describe the tensors).
   CHECK(has(body, "ts_cp_async16(ts_dst, ts_src, 16);"));
+  CHECK(has(body, "const int ts_tma_ok = TS_TMA_PATH ? (ts_tma_launch == 2 ? 2 : 1) : 0;"));
   // Groups in flight (three stages): the copies of iteration i + 2 go out
   // after the wait that retires iteration i - 1's groups, into its stage.
   CHECK(has(body, "const int64_t ts_next = it29 + 2 * (int64_t)r28;"));
@@ -104,6 +106,35 @@ TEST_CASE("TMA: E1's staged tiles are described as the tensors A, BlT and BrT", 
   REQUIRE(k2.tensor_maps.size() == 2);
   CHECK(k2.tensor_maps[1].rows.param == 4);  // (A, BiT, D, M, N, K | ...)
   CHECK(k2.tensor_maps[1].rows.scale == 2);
+}
+
+// NVVM keeps one copy path in each form of a TMA kernel: the PTX of the
+// TMA form has no cp.async copy where the TMA unit copies every tile (E1),
+// and the cp.async form no TMA copy, no mbarrier. With the path a run-time
+// branch, both forms held both (a third to a half of E1's NVRTC time).
+TEST_CASE("TMA: each form of a TMA kernel compiles to its own copy path only", "[gpu][codegen]") {
+  const tl::gpu::BenchCase c = dot_cases::bench_case_at("e1_v1_128", 70, 100, 80);
+  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b)), tma_options(8, 3));
+  REQUIRE(k.tensor_maps.size() == 3);
+  const tl::gpu::LoweredKernel f = tl::gpu::cp_async_form(k);
+  CHECK(f.name == k.name);
+  CHECK(f.params == k.params);
+  CHECK(f.tensor_maps.size() == k.tensor_maps.size());
+  const std::string tma = tl::gpu::nvrtc_ptx(k.source, k.name, tl::gpu::CompileOptions{});
+  const std::string cp = tl::gpu::nvrtc_ptx(f.source, f.name, tl::gpu::CompileOptions{});
+  CHECK(has(tma, "cp.async.bulk.tensor.2d"));
+  CHECK(has(tma, "wgmma.mma_async"));
+  CHECK_FALSE(has(tma, "cp.async.cg.shared.global"));
+  CHECK(has(cp, "cp.async.cg.shared.global"));
+  CHECK(has(cp, "wgmma.mma_async"));
+  CHECK_FALSE(has(cp, "cp.async.bulk.tensor"));
+  CHECK_FALSE(has(cp, "mbarrier"));
+  // A kernel without tensor maps has no second form.
+  tl::gpu::CodegenOptions off = tma_options(8, 3);
+  off.tma = false;
+  CHECK_THROWS_AS(tl::gpu::cp_async_form(tl::gpu::lower(*tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b)), off)),
+                  std::invalid_argument);
 }
 
 TEST_CASE("TMA: a mask that is not `index < launch value` on both axes keeps cp.async", "[gpu][codegen]") {
