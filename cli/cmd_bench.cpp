@@ -53,6 +53,7 @@ int cmd_bench(const Args& args) {
   opt.codegen.wgmma_pair_dots = !args.flag("no-dot-pairs");
   opt.codegen.small_loads_in_stage = !args.flag("no-small-in-stage");
   opt.codegen.register_operand_runs = !args.flag("no-operand-runs");
+  opt.codegen.row_runs = !args.flag("no-row-runs");
   if (opt.tune_warps.empty()) opt.codegen.wgmma = opt.tune_wgmma;
   if (args.flag("tma")) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma) throw UsageError("--tma needs --warps and --wgmma (the autotuner tries TMA itself)");

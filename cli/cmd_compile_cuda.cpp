@@ -17,6 +17,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.every_load = args.flag("every-load");
   opt.num_stages = static_cast<int>(args.int_value("stages", 0));
   opt.ldmatrix = !args.flag("no-ldmatrix");
+  opt.row_runs = !args.flag("no-row-runs");
   opt.wgmma = args.flag("wgmma");
   opt.tma = args.flag("tma");
   opt.cluster_multicast = args.flag("cluster");

@@ -453,6 +453,23 @@ std::vector<std::string> Emitter::element_coordinates(const TileLayout& l, const
     // at those coordinates alone, a broadcast's source, is read once), and
     // the last is that element's plus the place in the run.
     uses_tid_ = true;
+    const int64_t len = shape.back(), per_row = len / l.vec;  // threads a row
+    if (len > 1 && (l.threads * l.vec) % len == 0 && (per_row & (per_row - 1)) == 0) {
+      // A stripe of whole rows (CodegenOptions::row_runs): a thread's
+      // column is the same in every stripe, its row a stripe's first plus
+      // tid / per_row. Written so, without the flat index's division and
+      // remainder, NVVM sees that a slot's column depends on tid and its
+      // place in the run only (one read per column of a broadcast row).
+      int shift = 0;
+      while ((int64_t{1} << shift) < per_row) ++shift;
+      const std::string row = "((" + slot + ") / " + std::to_string(l.vec) + " * " +
+                              std::to_string(l.threads * l.vec / len) + " + (tid >> " + std::to_string(shift) + "))";
+      const ir::Shape rows(shape.begin(), shape.end() - 1);
+      for (size_t ax = 0; ax + 1 < shape.size(); ++ax) c[ax] = coordinate(row, rows, ax);
+      c.back() = "((tid & " + std::to_string(per_row - 1) + ") * " + std::to_string(l.vec) + " + (" + slot + ") % " +
+                 std::to_string(l.vec) + ")";
+      return c;
+    }
     const std::string first = "(" + run_start(l, slot) + ")";
     for (size_t ax = 0; ax + 1 < shape.size(); ++ax) c[ax] = coordinate(first, shape, ax);
     const size_t last = shape.size() - 1;

@@ -95,6 +95,13 @@ struct CodegenOptions {
   // and one read per run of what the run's values share (E4's packed word,
   // scale and minimum). Off: the striped layout, a store and reads a value.
   bool register_operand_runs = true;
+  // A tile reduced over its last axis of 32 * V elements (V = 2 to 8), and
+  // the elementwise ops and broadcasts it is computed from, are held in runs
+  // of V along their rows (TileLayout::vec): each warp then holds whole rows
+  // and the reduction needs no shared memory between warps, and far fewer
+  // shuffles (p09's [64, 128] tile at 4 warps: 16 a reduction, not 62).
+  // Off: the striped layout.
+  bool row_runs = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

@@ -196,7 +196,9 @@ class Emitter {
   // The same for the value instruction `in` computes.
   std::optional<std::string> remat_instr(const ir::Instr& in, const std::vector<std::string>& coords, int depth) const;
   // Emits a broadcast/reshape/permute by rematerialization if it can.
-  bool try_remat_move(const ir::Instr& in);
+  // `period` > 0: the move's sources repeat every `period` slots, which
+  // are read once and copied.
+  bool try_remat_move(const ir::Instr& in, int64_t period = 0);
   // The move being rematerialized: loads it reaches may be read again at
   // its elements (reload_allowed) instead of being moved.
   const ir::Instr* reload_at_ = nullptr;
@@ -479,6 +481,10 @@ class Emitter {
   // from them and the loop-carried accumulators they feed take the MMA
   // layout; everything else is striped.
   void assign_layouts();
+  void assign_row_runs();
+  // Whether reduce_tree reads `in`'s source in its own layout (runs of
+  // len / 32 along the rows) rather than the striped one.
+  bool reduces_row_runs(const ir::Instr& in) const;
   // Every tile operand of `in` that the op needs in another layout than
   // its own gets a converted copy (recomputed when it is index arithmetic,
   // else through shared memory); at() then names the copy.

@@ -8,6 +8,8 @@
 // result's layout; an operand held in another layout is converted for that
 // op only: recomputed at the op's elements when it is index arithmetic
 // (a store's pointers and mask), else through shared memory.
+#include <set>
+
 #include "codegen_emitter.h"
 
 namespace tl::gpu::detail {
@@ -83,6 +85,94 @@ void Emitter::assign_layouts() {
   }
   for (size_t r = 0; r < mma.size(); ++r)
     if (mma[r]) layouts_[r] = *mma_layout(type(static_cast<int>(r)).shape, threads_, opt_.wgmma);
+  if (opt_.row_runs) assign_row_runs();
+}
+
+namespace {
+
+// The run length that gives each warp whole rows of a tile whose last
+// extent is `len`, or 0 where runs do not fit.
+int64_t row_run_length(const ir::Shape& s, int64_t threads) {
+  if (s.size() < 2) return 0;
+  const int64_t len = s.back(), v = len / 32;
+  if (len % 32 != 0 || v < 2 || v > 8) return 0;
+  return ir::numel(s) % (threads * v) == 0 ? v : 0;
+}
+
+bool order_free_tree(const ir::Instr& in, DType d, int rank) {
+  const bool order_free = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::Min ||
+                          (in.reduce == ir::ReduceKind::Sum && d != DType::f16 && d != DType::bf16);
+  return in.axis == rank - 1 && order_free && d != DType::i1;
+}
+
+}  // namespace
+
+bool Emitter::reduces_row_runs(const ir::Instr& in) const {
+  if (in.op != ir::Op::Reduce) return false;
+  const int src = in.args[0];
+  const ir::Shape& s = type(src).shape;
+  const TileLayout& l = layouts_[src];
+  return !l.mma && l.vec > 1 && l.vec == row_run_length(s, threads_) &&
+         order_free_tree(in, type(src).dtype, static_cast<int>(s.size()));
+}
+
+// Runs along the rows for what a last-axis reduction reads (CodegenOptions::
+// row_runs): the reduced tile and the ops it is computed from, back through
+// elementwise ops and broadcasts of one definition each. A run is taken
+// whole or not at all: only where nothing in it needs a conversion through
+// shared memory (an operand outside it that is a tile of the same size and
+// not index arithmetic), and every use of its registers reads any layout
+// (a broadcast, a reshape) or is such a reduction. Else a load's tile, say,
+// would cross shared memory to join the runs, which costs more than the
+// reduction saves.
+void Emitter::assign_row_runs() {
+  std::vector<std::vector<const ir::Instr*>> uses(k_.regs.size());
+  std::vector<const ir::Instr*> reductions;
+  ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
+    for (int a : in.args) uses[a].push_back(&in);
+    if (in.op == ir::Op::Reduce) reductions.push_back(&in);
+  });
+  for (const ir::Instr* red : reductions) {
+    const int src = red->args[0];
+    const ir::Shape& shape = type(src).shape;
+    const int64_t v = row_run_length(shape, threads_);
+    if (!v || !order_free_tree(*red, type(src).dtype, static_cast<int>(shape.size()))) continue;
+    const int64_t n = ir::numel(shape);
+    auto joins = [&](int r) {
+      if (def_count_[r] != 1 || !def_of_[r] || type(r).is_ptr || type(r).shape != shape) return false;
+      const TileLayout& l = layouts_[r];
+      if (l.mma || l.vec != 1 || index_arithmetic(r)) return false;
+      const ir::Op op = def_of_[r]->op;
+      return is_elementwise(op) || op == ir::Op::Broadcast;
+    };
+    if (!joins(src)) continue;
+    std::set<int> run = {src};
+    std::vector<int> work = {src};
+    bool whole = true;
+    while (!work.empty() && whole) {
+      const ir::Instr& in = *def_of_[work.back()];
+      work.pop_back();
+      if (in.op == ir::Op::Broadcast) continue;  // reads its source at any layout's elements
+      for (int a : in.args) {
+        if (run.count(a) || type(a).shape.empty() || ir::numel(type(a).shape) != n || index_arithmetic(a)) continue;
+        if (!joins(a)) {
+          whole = false;
+          break;
+        }
+        run.insert(a);
+        work.push_back(a);
+      }
+    }
+    for (int r : run)
+      for (const ir::Instr* u : uses[r]) {
+        const bool reads_any = u->op == ir::Op::Broadcast || u->op == ir::Op::Reshape || u->op == ir::Op::Permute;
+        const bool reduced = u->op == ir::Op::Reduce &&
+                             order_free_tree(*u, type(r).dtype, static_cast<int>(shape.size()));
+        if (!(u->dst >= 0 && run.count(u->dst)) && !reads_any && !reduced) whole = false;
+      }
+    if (!whole) continue;
+    for (int r : run) layouts_[r].vec = v;
+  }
 }
 
 void Emitter::convert_operands(const ir::Instr& in) {
@@ -101,7 +191,8 @@ void Emitter::convert_operands(const ir::Instr& in) {
       break;
     case Op::Reduce:
       which = {0};
-      work = layout_of(type(in.args[0]).shape);  // the shuffle tree wants the striped layout
+      // The shuffle tree wants the striped layout, or runs along the rows.
+      work = reduces_row_runs(in) ? layouts_[in.args[0]] : layout_of(type(in.args[0]).shape);
       break;
     case Op::Store:
       // Stored from the value's layout: a result left in the MMA layout is

@@ -102,8 +102,21 @@ void Emitter::movement(const ir::Instr& in) {
     return;
   }
 
+  // Runs along the rows (CodegenOptions::row_runs) read a broadcast row's
+  // same columns in every stripe: its sources repeat every `vec` slots, and
+  // only those are read (read at every slot, p09's masked loads of a row
+  // stayed 64 loads a thread where 4 differ).
+  int64_t period = 0;
+  if (!ld.mma && ld.vec > 1 && ld.slots > ld.vec && ld.slots % ld.vec == 0) {
+    bool repeats = true;
+    for (int64_t s = ld.vec; s < ld.slots && repeats; ++s)
+      for (int64_t t = 0; t < threads_ && repeats; ++t)
+        repeats = source_element(ld.element_of(s, t), ds, dst_strides, steps) ==
+                  source_element(ld.element_of(s % ld.vec, t), ds, dst_strides, steps);
+    if (repeats) period = ld.vec;
+  }
   // Index arithmetic is recomputed where it is needed.
-  if (try_remat_move(in)) return;
+  if (try_remat_move(in, period)) return;
 
   // Through shared memory. Element sizes: registers of the value type, or
   // 8-byte pointers.

@@ -46,15 +46,17 @@ void Emitter::reduce_tree(const ir::Instr& in) {
   const int src = in.args[0], dst = in.dst;
   const DType d = type(src).dtype;
   const std::string c = compute_type(d);
-  const TileLayout ls = layout(src), ld = layout(dst);  // striped: convert_operands saw to it
+  // Striped, or in runs along the rows (convert_operands saw to it).
+  const TileLayout ls = layout(src), ld = layout(dst);
+  const bool runs = reduces_row_runs(in);  // each warp holds whole rows
   const int64_t len = type(src).shape.back(), n = ls.n, T = threads_;
   auto comb = [&](const std::string& a, const std::string& b) { return combine_expr(in, d, a, b); };
 
   // Lanes sharing an output form aligned groups of `group` lanes (a whole
   // warp at most); each group leaves `parts` partials per output.
-  const bool whole_rows_per_thread = n >= T && len >= T;  // every thread holds len/T elements of each output
-  const int64_t group = whole_rows_per_thread ? 32 : std::min<int64_t>(len, 32);
-  const int64_t parts = whole_rows_per_thread ? T / 32 : len / group;
+  const bool whole_rows_per_thread = !runs && n >= T && len >= T;  // every thread holds len/T elements of each output
+  const int64_t group = runs || whole_rows_per_thread ? 32 : std::min<int64_t>(len, 32);
+  const int64_t parts = runs ? 1 : whole_rows_per_thread ? T / 32 : len / group;
   const int64_t outputs = n / len;
   if (whole_rows_per_thread && parts == 1 && outputs == 1) {
     // One warp holds the whole row of the only output: after the xor
@@ -143,7 +145,23 @@ void Emitter::reduce_tree(const ir::Instr& in) {
   // Tile extents are powers of two (the front end checks), so the counts
   // below halve evenly: every thread with values of two or more outputs
   // takes the butterfly.
-  if (whole_rows_per_thread && outputs > 1) {
+  if (runs) {
+    // Runs of V = len / 32 (CodegenOptions::row_runs): in each stripe of
+    // T * V elements thread t holds V neighbours of row stripe * T / 32 +
+    // t / 32, its warp the whole row. Each thread combines its run of each
+    // of its rows, then its warp's butterfly; one partial per output.
+    const int64_t V = ls.vec, rows = ls.slots / V;
+    line(c + " ps[" + std::to_string(rows) + "];");
+    line("#pragma unroll");
+    open("for (int ts_r = 0; ts_r < " + std::to_string(rows) + "; ++ts_r)");
+    line(c + " p = " + widen(d, at(src, "(ts_r * " + std::to_string(V) + ")")) + ";");
+    for (int64_t k = 1; k < V; ++k)
+      line("p = " + comb("p", widen(d, at(src, "(ts_r * " + std::to_string(V) + " + " + std::to_string(k) + ")"))) + ";");
+    line("ps[ts_r] = p;");
+    close();
+    butterfly_and_write(
+        rows, 32, [&](const std::string& r) { return "(" + r + ") * " + std::to_string(T / 32) + " + (tid >> 5)"; }, "0");
+  } else if (whole_rows_per_thread && outputs > 1) {
     // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each;
     // each thread combines its own first, one partial per output.
     const int64_t per = len / T;

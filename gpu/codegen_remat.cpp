@@ -109,7 +109,7 @@ std::optional<std::string> Emitter::remat_instr(const ir::Instr& in, const std::
   return e;
 }
 
-bool Emitter::try_remat_move(const ir::Instr& in) {
+bool Emitter::try_remat_move(const ir::Instr& in, int64_t period) {
   const ir::Shape& ds = type(in.dst).shape;
   const TileLayout ld = layout(in.dst);
   // The move itself, read at each of its destination's elements.
@@ -120,7 +120,15 @@ bool Emitter::try_remat_move(const ir::Instr& in) {
   };
   reload_at_ = &in;
   const bool ok = at_element("e").has_value();
-  if (ok)
+  if (ok && period > 0) {
+    // The first `period` slots read, the rest copied from them.
+    const std::string tmp = "rp" + std::to_string(scratch_++);
+    line(reg_type(in.dst) + " " + tmp + "[" + std::to_string(period) + "];");
+    for_slots(period, [&](const std::string& s) {
+      line(tmp + "[" + s + "] = " + *remat_instr(in, element_coordinates(ld, ds, s), 0) + ";");
+    });
+    assign(in.dst, [&](const std::string& s) { return tmp + "[(" + s + ") % " + std::to_string(period) + "]"; });
+  } else if (ok)
     assign(in.dst, [&](const std::string& s) {
       // An MMA destination's rows and columns directly: shorter than the
       // flat index the coordinates were taken from before, so within
