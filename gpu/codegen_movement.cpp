@@ -128,11 +128,19 @@ void Emitter::movement(const ir::Instr& in) {
   spill_to_smem(src, "sm", t, 0, [](const std::string& x) { return x; });
   line("__syncthreads();");
   for_slots(ld.slots, [&](const std::string& s) {
-    line("const unsigned e = " + element(ld, s) + ";");
+    // Runs along the rows name a slot's row and column directly
+    // (element_coordinates): the slots of a run then read one address.
+    std::vector<std::string> coords;
+    if (!ld.mma && ld.vec > 1) {
+      coords = element_coordinates(ld, ds, s);
+    } else {
+      line("const unsigned e = " + element(ld, s) + ";");
+      for (size_t i = 0; i < ds.size(); ++i) coords.push_back(coordinate("e", ds, i));
+    }
     std::string idx;
     for (size_t i = 0; i < ds.size(); ++i) {
       if (steps[i] == 0 || ds[i] == 1) continue;
-      std::string c = coordinate("e", ds, i);
+      const std::string& c = coords[i];
       idx += (idx.empty() ? "" : " + ") + (steps[i] == 1 ? c : c + " * " + std::to_string(steps[i]));
     }
     line(at(dst, s) + " = sm[" + (idx.empty() ? "0" : idx) + "];");
