@@ -280,6 +280,49 @@ TEST_CASE("a thread's values of several outputs are reduced together in one butt
   CHECK_FALSE(has(e2, "ts_shfl_xor(ts_send, 16)"));
 }
 
+TEST_CASE("a tile reduced over its rows is held in runs along them, so each warp reduces whole rows", "[gpu][codegen]") {
+  // p09's [64, 128] score tile at 4 warps (its benchmark blocks, small
+  // sizes): in runs of 4 a thread holds 4 neighbours in each of 16 rows; a
+  // reduction combines each run, then a 16-value butterfly within the warp,
+  // and no warp's partials meet another's. Striped: a 64-value butterfly
+  // and four warps' partials per row.
+  const puzzles::Puzzle& p = *puzzles::find_puzzle("9");
+  puzzles::SizeSet set = *puzzles::find_set(p, "canonical");
+  set.sizes = puzzles::Params{{"N0", 130}, {"T", 300}};
+  set.blocks = puzzles::Params{{"B0", 64}, {"B1", 128}};
+  puzzles::RunBuffers b = puzzles::make_buffers(p, set, 0);
+  const auto ir = tl::build_ir(*p.solution, puzzles::launch_args(set, b));
+  tl::gpu::CodegenOptions runs, striped;
+  runs.num_warps = striped.num_warps = 4;
+  striped.row_runs = false;
+  const tl::gpu::LoweredKernel r = tl::gpu::lower(*ir, runs), st = tl::gpu::lower(*ir, striped);
+  CHECK(has(r.source, "float ps[16];"));
+  CHECK_FALSE(has(r.source, "for (int k = 1; k < 4; ++k)"));
+  CHECK(has(st.source, "float ps[64];"));
+  CHECK(has(st.source, "for (int k = 1; k < 4; ++k)"));
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string r_ptx = tl::gpu::nvrtc_ptx(r.source, r.name, {}), st_ptx = tl::gpu::nvrtc_ptx(st.source, st.name, {});
+  // Three reductions a step: 16 shuffles each, not 62.
+  CHECK(count(r_ptx, "shfl.sync") == 3 * 16);
+  CHECK(count(st_ptx, "shfl.sync") == 3 * 62);
+  // k's and v's rows read once per column a thread holds (4 each), q once.
+  CHECK(count(r_ptx, "ld.global") == 9);
+  // Only where no tile from elsewhere would cross shared memory to join:
+  // softmax's exp(x - max) and a long sum reduce loaded tiles (8b: [4, 128]
+  // rows at one warp, 7b: [8, 64]), which stay striped.
+  for (auto [id, name] : {std::pair{"8", "8b"}, std::pair{"7", "7b"}}) {
+    INFO("puzzle " << id << ", set " << name);
+    tl::gpu::CodegenOptions one, one_striped;
+    one.num_warps = one_striped.num_warps = 1;
+    one_striped.row_runs = false;
+    CHECK(puzzle_cuda(id, name, one) == puzzle_cuda(id, name, one_striped));
+  }
+}
+
 TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with cp.async", "[gpu][codegen]") {
   // 32 x 16 tiles with 4 warps: the accumulator lives in mma fragments,
   // both loads go to shared memory by cp.async ahead of their iteration,
