@@ -68,6 +68,10 @@ std::vector<int64_t> row_major_strides(const ir::Shape& s);
 
 // Whether `op` computes each element from the same element of its operands.
 bool is_elementwise(ir::Op op);
+// Whether a reduction of a `rank`-D tile of `d` takes the shuffle tree
+// (reduce_tree): over the last axis, with a combine whose order does not
+// change the result; else it walks the axis in order (reduce_serial).
+bool reduced_by_tree(const ir::Instr& in, DType d, size_t rank);
 
 // Whether `in` is one of b's own instructions (not in a nested block).
 inline bool directly_in(const ir::Block& b, const ir::Instr* in) {

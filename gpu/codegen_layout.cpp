@@ -99,12 +99,6 @@ int64_t row_run_length(const ir::Shape& s, int64_t threads) {
   return ir::numel(s) % (threads * v) == 0 ? v : 0;
 }
 
-bool order_free_tree(const ir::Instr& in, DType d, int rank) {
-  const bool order_free = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::Min ||
-                          (in.reduce == ir::ReduceKind::Sum && d != DType::f16 && d != DType::bf16);
-  return in.axis == rank - 1 && order_free && d != DType::i1;
-}
-
 }  // namespace
 
 bool Emitter::reduces_row_runs(const ir::Instr& in) const {
@@ -113,7 +107,7 @@ bool Emitter::reduces_row_runs(const ir::Instr& in) const {
   const ir::Shape& s = type(src).shape;
   const TileLayout& l = layouts_[src];
   return !l.mma && l.vec > 1 && l.vec == row_run_length(s, threads_) &&
-         order_free_tree(in, type(src).dtype, static_cast<int>(s.size()));
+         reduced_by_tree(in, type(src).dtype, s.size());
 }
 
 // Runs along the rows for what a last-axis reduction reads (CodegenOptions::
@@ -136,7 +130,7 @@ void Emitter::assign_row_runs() {
     const int src = red->args[0];
     const ir::Shape& shape = type(src).shape;
     const int64_t v = row_run_length(shape, threads_);
-    if (!v || !order_free_tree(*red, type(src).dtype, static_cast<int>(shape.size()))) continue;
+    if (!v || !reduced_by_tree(*red, type(src).dtype, shape.size())) continue;
     const int64_t n = ir::numel(shape);
     auto joins = [&](int r) {
       if (def_count_[r] != 1 || !def_of_[r] || type(r).is_ptr || type(r).shape != shape) return false;
@@ -167,7 +161,7 @@ void Emitter::assign_row_runs() {
       for (const ir::Instr* u : uses[r]) {
         const bool reads_any = u->op == ir::Op::Broadcast || u->op == ir::Op::Reshape || u->op == ir::Op::Permute;
         const bool reduced = u->op == ir::Op::Reduce &&
-                             order_free_tree(*u, type(r).dtype, static_cast<int>(shape.size()));
+                             reduced_by_tree(*u, type(r).dtype, shape.size());
         if (!(u->dst >= 0 && run.count(u->dst)) && !reads_any && !reduced) whole = false;
       }
     if (!whole) continue;

@@ -20,13 +20,15 @@ int log2_of(int64_t v) {
 
 }  // namespace
 
-void Emitter::reduce(const ir::Instr& in) {
-  const ir::Shape& ss = type(in.args[0]).shape;
-  const DType d = type(in.args[0]).dtype;
-  const bool last_axis = in.axis == static_cast<int>(ss.size()) - 1;
+bool reduced_by_tree(const ir::Instr& in, DType d, size_t rank) {
   const bool order_free = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::Min ||
                           (in.reduce == ir::ReduceKind::Sum && d != DType::f16 && d != DType::bf16);
-  if (last_axis && order_free && d != DType::i1) return reduce_tree(in);
+  return static_cast<size_t>(in.axis) + 1 == rank && order_free && d != DType::i1;
+}
+
+void Emitter::reduce(const ir::Instr& in) {
+  const ir::Type& t = type(in.args[0]);
+  if (reduced_by_tree(in, t.dtype, t.shape.size())) return reduce_tree(in);
   reduce_serial(in);
 }
 
