@@ -147,34 +147,32 @@ void Emitter::reduce_tree(const ir::Instr& in) {
   // Tile extents are powers of two (the front end checks), so the counts
   // below halve evenly: every thread with values of two or more outputs
   // takes the butterfly.
+  // ps[r] = the combine of the thread's slots r * per .. r * per + per - 1
+  // (its own elements of one output), for r < count.
+  auto combine_own = [&](int64_t count, int64_t per) {
+    const std::string p = std::to_string(per);
+    line(c + " ps[" + std::to_string(count) + "];");
+    line("#pragma unroll");
+    open("for (int ts_r = 0; ts_r < " + std::to_string(count) + "; ++ts_r)");
+    line(c + " p = " + widen(d, at(src, "(ts_r * " + p + ")")) + ";");
+    for (int64_t k = 1; k < per; ++k)
+      line("p = " + comb("p", widen(d, at(src, "(ts_r * " + p + " + " + std::to_string(k) + ")"))) + ";");
+    line("ps[ts_r] = p;");
+    close();
+  };
   if (runs) {
     // Runs of V = len / 32 (CodegenOptions::row_runs): in each stripe of
     // T * V elements thread t holds V neighbours of row stripe * T / 32 +
     // t / 32, its warp the whole row. Each thread combines its run of each
     // of its rows, then its warp's butterfly; one partial per output.
-    const int64_t V = ls.vec, rows = ls.slots / V;
-    line(c + " ps[" + std::to_string(rows) + "];");
-    line("#pragma unroll");
-    open("for (int ts_r = 0; ts_r < " + std::to_string(rows) + "; ++ts_r)");
-    line(c + " p = " + widen(d, at(src, "(ts_r * " + std::to_string(V) + ")")) + ";");
-    for (int64_t k = 1; k < V; ++k)
-      line("p = " + comb("p", widen(d, at(src, "(ts_r * " + std::to_string(V) + " + " + std::to_string(k) + ")"))) + ";");
-    line("ps[ts_r] = p;");
-    close();
+    const int64_t rows = ls.slots / ls.vec;
+    combine_own(rows, ls.vec);
     butterfly_and_write(
         rows, 32, [&](const std::string& r) { return "(" + r + ") * " + std::to_string(T / 32) + " + (tid >> 5)"; }, "0");
   } else if (whole_rows_per_thread && outputs > 1) {
     // Slots s*T + tid: slot s belongs to output s*T/len, len/T slots each;
     // each thread combines its own first, one partial per output.
-    const int64_t per = len / T;
-    line(c + " ps[" + std::to_string(outputs) + "];");
-    line("#pragma unroll");
-    open("for (int ts_r = 0; ts_r < " + std::to_string(outputs) + "; ++ts_r)");
-    line(c + " p = " + widen(d, at(src, "(ts_r * " + std::to_string(per) + ")")) + ";");
-    for (int64_t k = 1; k < per; ++k)
-      line("p = " + comb("p", widen(d, at(src, "(ts_r * " + std::to_string(per) + " + " + std::to_string(k) + ")"))) + ";");
-    line("ps[ts_r] = p;");
-    close();
+    combine_own(outputs, len / T);
     butterfly_and_write(outputs, 32, [](const std::string& r) { return r; }, "(tid >> 5)");
   } else if (!whole_rows_per_thread && !ls.replicated() && ls.slots > 1) {
     // One output per slot and group of `group` lanes (element s*T + tid,
