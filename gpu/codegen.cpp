@@ -250,9 +250,8 @@ LoweredKernel Emitter::run() {
                        " bytes of shared memory for its tiles, more than the " + std::to_string(kMaxSharedBytes) +
                        " a block may have; use smaller blocks");
   std::ostringstream src;
-  auto sixteen_bit = [](DType d) { return d == DType::f16 || d == DType::bf16; };
-  const bool any_16bit = std::any_of(k_.regs.begin(), k_.regs.end(), [&](const auto& r) { return sixteen_bit(r.type.dtype); }) ||
-                         std::any_of(k_.params.begin(), k_.params.end(), [&](const auto& p) { return sixteen_bit(p.dtype); });
+  const bool any_16bit = std::any_of(k_.regs.begin(), k_.regs.end(), [](const auto& r) { return is_half(r.type.dtype); }) ||
+                         std::any_of(k_.params.begin(), k_.params.end(), [](const auto& p) { return is_half(p.dtype); });
   if (!any_16bit) src << "#define TS_NO_16BIT  // no f16 or bf16 value: the prelude leaves their headers out\n";
   src << cuda_prelude() << "\n";
   src << wgmma_helpers();

@@ -68,6 +68,8 @@ std::vector<int64_t> row_major_strides(const ir::Shape& s);
 
 // Whether `op` computes each element from the same element of its operands.
 bool is_elementwise(ir::Op op);
+// f16 or bf16: computed in float, and their CUDA types need their headers.
+inline bool is_half(DType d) { return d == DType::f16 || d == DType::bf16; }
 // Whether a reduction of a `rank`-D tile of `d` takes the shuffle tree
 // (reduce_tree): over the last axis, with a combine whose order does not
 // change the result; else it walks the axis in order (reduce_serial).

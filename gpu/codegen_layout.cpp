@@ -33,7 +33,7 @@ bool Emitter::mma_dot(const ir::Instr& in) const {
   if (type(in.dst).dtype != DType::f32) return false;
   const int64_t K = as.back();
   const bool tf32 = d == DType::f32 && in.precision == ir::Precision::tf32;
-  const bool half = d == DType::f16 || d == DType::bf16;
+  const bool half = is_half(d);
   if (!(tf32 && K % 8 == 0) && !(half && K % 16 == 0)) return false;
   return mma_layout(type(in.dst).shape, threads_, opt_.wgmma).has_value();
 }

@@ -22,7 +22,7 @@ int log2_of(int64_t v) {
 
 bool reduced_by_tree(const ir::Instr& in, DType d, size_t rank) {
   const bool order_free = in.reduce == ir::ReduceKind::Max || in.reduce == ir::ReduceKind::Min ||
-                          (in.reduce == ir::ReduceKind::Sum && d != DType::f16 && d != DType::bf16);
+                          (in.reduce == ir::ReduceKind::Sum && !is_half(d));
   return static_cast<size_t>(in.axis) + 1 == rank && order_free && d != DType::i1;
 }
 
@@ -74,7 +74,7 @@ void Emitter::reduce_tree(const ir::Instr& in) {
     close();
     return;
   }
-  need_smem(outputs * parts * byte_size(d == DType::f16 || d == DType::bf16 ? DType::f32 : d));  // partials in the compute type
+  need_smem(outputs * parts * byte_size(is_half(d) ? DType::f32 : d));  // partials in the compute type
   uses_tid_ = true;
   declare(dst);
   open("");

@@ -44,8 +44,6 @@ std::string double_literal(double v) {
   return s;
 }
 
-bool is_half(DType d) { return d == DType::f16 || d == DType::bf16; }
-
 }  // namespace
 
 std::string Emitter::compute_type(DType d) { return is_half(d) ? "float" : cuda_register_type(d); }

@@ -63,7 +63,7 @@ namespace {
 
 // The cubin, or with `ptx` the PTX NVVM made on the way to it.
 std::vector<char> compile_here(const std::string& source, const std::string& kernel_name, const CompileOptions& opt,
-                               const std::string& source_path, bool ptx = false) {
+                               const std::string& source_path, bool ptx) {
   std::unique_ptr<nvrtcProgram, ProgramDeleter> prog(new nvrtcProgram{});
   const std::string file = source_path.empty() ? kernel_name + ".cu" : source_path;
   check(nvrtcCreateProgram(prog.get(), source.c_str(), file.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram",
@@ -101,14 +101,14 @@ std::vector<char> compile_here(const std::string& source, const std::string& ker
 
 
 std::vector<char> compile_in_child(const std::string& source, const std::string& kernel_name,
-                                   const CompileOptions& opt, const std::string& source_path, bool ptx = false) {
-  // The child's answer: 1 and the cubin, or 0, the message and NVRTC's log.
+                                   const CompileOptions& opt, const std::string& source_path, bool ptx) {
+  // The child's answer: 1 and the cubin (or PTX), or 0, the message and NVRTC's log.
   ChildOutcome out = run_in_child([&] {
     std::string answer;
     try {
-      std::vector<char> cubin = compile_here(source, kernel_name, opt, source_path, ptx);
+      std::vector<char> output = compile_here(source, kernel_name, opt, source_path, ptx);
       wire::put(answer, 1);
-      wire::put(answer, std::string(cubin.begin(), cubin.end()));
+      wire::put(answer, std::string(output.begin(), output.end()));
     } catch (const CompileError& e) {
       wire::put(answer, 0);
       wire::put(answer, e.what());
@@ -129,17 +129,22 @@ std::vector<char> compile_in_child(const std::string& source, const std::string&
   return std::vector<char>(first.begin(), first.end());
 }
 
+// In this process where it already holds the driver, else in a child.
+std::vector<char> compile_output(const std::string& source, const std::string& kernel_name, const CompileOptions& opt,
+                                 const std::string& source_path, bool ptx) {
+  if (cuda_initialized_in_this_process()) return compile_here(source, kernel_name, opt, source_path, ptx);
+  return compile_in_child(source, kernel_name, opt, source_path, ptx);
+}
+
 }  // namespace
 
 std::vector<char> nvrtc_compile(const std::string& source, const std::string& kernel_name, const CompileOptions& opt,
                                 const std::string& source_path) {
-  if (cuda_initialized_in_this_process()) return compile_here(source, kernel_name, opt, source_path);
-  return compile_in_child(source, kernel_name, opt, source_path);
+  return compile_output(source, kernel_name, opt, source_path, false);
 }
 
 std::string nvrtc_ptx(const std::string& source, const std::string& kernel_name, const CompileOptions& opt) {
-  const std::vector<char> text = cuda_initialized_in_this_process() ? compile_here(source, kernel_name, opt, "", true)
-                                                                     : compile_in_child(source, kernel_name, opt, "", true);
+  const std::vector<char> text = compile_output(source, kernel_name, opt, "", true);
   return std::string(text.begin(), text.end());
 }
 

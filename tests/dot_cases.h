@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench_cases.h"
+#include "codegen.h"
 #include "gpu_compare.h"
 #include "harness.h"
 #include "inputs.h"
@@ -102,5 +103,24 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t
 inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_transposed_forms = {
     {128, 128, 32, 8, 0}, {128, 64, 32, 4, 0}, {64, 128, 32, 8, 3}, {128, 128, 16, 8, 2},
     {256, 128, 32, 8, 4}, {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4}};
+
+// Each transposed form checked against the interpreter with wgmma on:
+// `run(ir, grid, args, lowered, b0)` runs the form's kernel (on the GPU or
+// the host emulation) after its own checks of the source.
+template <class Run>
+void check_transposed_forms(Run run) {
+  for (auto [b0, b1, bk, warps, stages] : p11_transposed_forms) {
+    const tl::gpu::BenchCase c = p11_at(b0, b1, bk);
+    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    cg.num_stages = stages;
+    cg.wgmma = true;
+    const int64_t m = b0;
+    check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      run(ir, grid, args, tl::gpu::lower(ir, cg), m);
+    });
+  }
+}
 
 }  // namespace dot_cases

@@ -241,19 +241,11 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
     WARN("[SKIP] wgmma needs sm_90a, this GPU is " << d->device().arch());
     return;
   }
-  for (auto [b0, b1, bk, warps, stages] : dot_cases::p11_transposed_forms) {
-    const tl::gpu::BenchCase c = dot_cases::p11_at(b0, b1, bk);
-    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
-    tl::gpu::CodegenOptions cg;
-    cg.num_warps = warps;
-    cg.num_stages = stages;
-    cg.wgmma = true;
-    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
-      REQUIRE(lowered.source.find("ts_wgmma_tf32_rs_n") != std::string::npos);
-      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
-    });
-  }
+  dot_cases::check_transposed_forms([&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args,
+                                         const tl::gpu::LoweredKernel& lowered, int64_t) {
+    REQUIRE(lowered.source.find("ts_wgmma_tf32_rs_n") != std::string::npos);
+    tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
+  });
 }
 
 // 16-bit wgmma on the hardware at the forms the emulated tests run

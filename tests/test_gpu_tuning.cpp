@@ -377,19 +377,11 @@ TEST_CASE("wgmma: a tf32 dot whose B has n along its rows computes C^T with B^T 
 }
 
 TEST_CASE("emulated: wgmma as C^T = B^T A^T computes what the interpreter computes", "[gpu][emulated]") {
-  for (auto [b0, b1, bk, warps, stages] : dot_cases::p11_transposed_forms) {
-    const tl::gpu::BenchCase c = dot_cases::p11_at(b0, b1, bk);
-    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
-    tl::gpu::CodegenOptions cg;
-    cg.num_warps = warps;
-    cg.num_stages = stages;
-    cg.wgmma = true;
-    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
-      REQUIRE(has(k.source, "ts_wgmma_tf32_rs_n" + std::to_string(b0) + "(r"));
-      gpu_host::HostKernel(ir, k).run(grid, args);
-    });
-  }
+  dot_cases::check_transposed_forms([](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args,
+                                        const tl::gpu::LoweredKernel& k, int64_t b0) {
+    REQUIRE(has(k.source, "ts_wgmma_tf32_rs_n" + std::to_string(b0) + "(r"));
+    gpu_host::HostKernel(ir, k).run(grid, args);
+  });
 }
 
 TEST_CASE("emulated: wgmma dots compute what the interpreter computes", "[gpu][emulated]") {
