@@ -337,6 +337,7 @@ class Emitter {
   // tf32 from staged K-major tiles; as C^T = B^T A^T with B^T read into
   // registers from B's rows of b_stride; 16-bit by descriptors.
   void wgmma_tf32(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base);
+  int64_t tf32_k_offset(const StagedLoad& s, int64_t kk) const;
   void wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base,
                              int64_t b_stride);
   void wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base);

@@ -84,9 +84,9 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   const ir::Instr& ld = *s.load;
   const ir::Shape& tile = type(s.reg).shape;
   if (!ld.has_mask || !ld.shape_dims.empty() || s.outer_axis < 0 || !s.swizzle128) return std::nullopt;
-  // One box a tile: rows of one 128-byte swizzle atom (wider M- or N-major
-  // tiles would take a box per atom).
-  if (s.inner * byte_size(type(s.reg).dtype) != 128) return std::nullopt;
+  // A box per 128-byte column of the tile (staged_offset's layout): the
+  // swizzle takes rows of at most 128 bytes.
+  if (s.inner * byte_size(type(s.reg).dtype) % 128 != 0) return std::nullopt;
   if (s.inner > 256 || s.outer > 256) return std::nullopt;  // TMA boxes: at most 256 a side
 
   // Follows broadcasts, reshapes that add or drop unit axes, and copies;
@@ -241,7 +241,7 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   }
   if (m.inner_x < 0 || m.outer_x < 0) return std::nullopt;
   m.spec.dtype = type(s.reg).dtype;
-  m.spec.box_cols = s.inner;
+  m.spec.box_cols = 128 / static_cast<int64_t>(byte_size(type(s.reg).dtype));
   m.spec.box_rows = s.outer;
   m.spec.swizzle128 = true;
   return m;
@@ -263,7 +263,8 @@ bool Emitter::depends_on_program_id(int r, int axis) const {
 bool Emitter::shared_in_cluster(const StagedLoad& s, int axis) const {
   // Halves of whole 1024-byte swizzle atoms (8 rows of 128 bytes), at the
   // same box for every program along the axis.
-  return s.tma >= 0 && s.swizzle128 && s.outer % 16 == 0 && !depends_on_program_id(s.tma_inner_x, axis) &&
+  return s.tma >= 0 && s.swizzle128 && s.outer % 16 == 0 && s.inner * byte_size(type(s.reg).dtype) == 128 &&
+         !depends_on_program_id(s.tma_inner_x, axis) &&
          !depends_on_program_id(s.tma_outer_x, axis) && (s.tma_batch_x < 0 || !depends_on_program_id(s.tma_batch_x, axis));
 }
 
@@ -319,20 +320,25 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
   for (const StagedLoad& s : p.loads) {
     if (s.tma < 0) continue;
     if (opt_.comments)
-      line("// TMA %" + std::to_string(s.reg) + ": " + type(s.reg).str() + (s.multicast ? ", two half boxes" : ", one box"));
+      line("// TMA %" + std::to_string(s.reg) + ": " + type(s.reg).str() +
+           (s.multicast ? ", two half boxes" : s.inner * byte_size(type(s.reg).dtype) == 128 ? ", one box" : ", a box per 128-byte column"));
     const std::string map = "&ts_tmap" + std::to_string(s.tma), inner = *remat(s.tma_inner_x, {"0"}, 0),
                       outer = *remat(s.tma_outer_x, {"0"}, 0),
                       batch = s.tma_batch_x >= 0 ? ", " + *remat(s.tma_batch_x, {"0"}, 0) : "";
     const std::string fn = s.tma_batch_x >= 0 ? "ts_tma_load_3d" : "ts_tma_load_2d";
-    // The box whose first row is `rows_in` rows into the tile ("": its first).
-    auto box = [&](const std::string& rows_in, const std::string& suffix, const std::string& mask) {
-      const std::string row_bytes = std::to_string(s.inner * byte_size(type(s.reg).dtype));
-      const std::string at = std::to_string(s.offset) + (rows_in.empty() ? "" : " + (" + rows_in + ") * " + row_bytes);
+    // The box whose first row is `rows_in` rows into the tile ("": its
+    // first), in 128-byte column `column` (each column its own box).
+    auto box = [&](const std::string& rows_in, const std::string& suffix, const std::string& mask, int64_t column = 0) {
+      const int64_t atom = 128 / static_cast<int64_t>(byte_size(type(s.reg).dtype));
+      const std::string at = std::to_string(s.offset + column * s.outer * 128) +
+                             (rows_in.empty() ? "" : " + (" + rows_in + ") * 128");
       const std::string row = rows_in.empty() ? outer : "(" + outer + ") + (int)(" + rows_in + ")";
-      line(fn + suffix + "(ts_stage + " + at + ", " + map + ", " + inner + ", " + row + batch + ", ts_bar" + mask + ");");
+      const std::string col = column == 0 ? inner : "(" + inner + ") + " + std::to_string(column * atom);
+      line(fn + suffix + "(ts_stage + " + at + ", " + map + ", " + col + ", " + row + batch + ", ts_bar" + mask + ");");
     };
     if (!s.multicast) {
-      box("", "", "");
+      const int64_t columns = s.inner * byte_size(type(s.reg).dtype) / 128;
+      for (int64_t c = 0; c < columns; ++c) box("", "", "", c);
       continue;
     }
     const std::string half = std::to_string(s.outer / 2);

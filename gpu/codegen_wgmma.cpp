@@ -55,11 +55,11 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
   const ir::Shape& as = type(a).shape;  // [.., M, K]: p11's is batched
   const int64_t M = as[as.size() - 2], K = as.back();
   bool a_t = false;
-  const bool swizzled = staged_operand_in(p, a, &a_t)->swizzle128;
+  const StagedLoad& staged_a = *staged_operand_in(p, a, &a_t);
+  const bool swizzled = staged_a.swizzle128;
   wgmma_rs_widths_.insert(M);
   const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
   const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
-  const int64_t k_step = swizzled ? 8 : 64;
   line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
        ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
   line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
@@ -72,7 +72,7 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
   line("ts_wgmma_fence();");
   for (int64_t kk = 0; kk < K / 8; ++kk)
     line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
-         a_base + " + " + std::to_string(k_step * kk) + tail + ");");
+         a_base + " + " + std::to_string(tf32_k_offset(staged_a, kk)) + tail + ");");
   line("ts_wgmma_commit();");
   if (p.copies_after_dot) {
     // Every thread passed this iteration's barrier, so every group that
@@ -87,6 +87,14 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
   fence_operands(dst);
 }
 
+// Where k8 step kk of a staged tf32 operand starts, in elements: 8 values
+// along a swizzled row of 32 (past the first 128-byte column, the next
+// column's same row: staged_offset), or one 2-core-matrix step of 64.
+int64_t Emitter::tf32_k_offset(const StagedLoad& s, int64_t kk) const {
+  if (!s.swizzle128) return 64 * kk;
+  return 8 * kk / 32 * (s.outer * 32) + 8 * kk % 32;
+}
+
 // Warpgroup g multiplies rows 64g..64g+63 of A by all of B, straight from
 // the staged tiles. Rows of 128 bytes are 128-byte swizzled (staged_offset):
 // 8-row groups 1024 bytes apart (SBO), a k8 step 32 bytes further along the
@@ -96,8 +104,9 @@ void Emitter::wgmma_tf32(const ir::Instr& in, Pipeline& p, const std::string& a_
   const int a = in.args[0], b = in.args[1], dst = in.dst;
   const int64_t K = type(a).shape.back(), N = type(dst).shape.back();
   bool a_t = false, b_t = false;
-  const bool swizzled = staged_operand_in(p, a, &a_t)->swizzle128;
-  if (swizzled != staged_operand_in(p, b, &b_t)->swizzle128)
+  const StagedLoad &staged_a = *staged_operand_in(p, a, &a_t), &staged_b = *staged_operand_in(p, b, &b_t);
+  const bool swizzled = staged_a.swizzle128;
+  if (swizzled != staged_b.swizzle128)
     throw CodegenError("wgmma operands of one dot staged in two layouts");  // wgmma_fits admits K of one size
   auto pair = p.wgmma_pairs.find(&in);
   const bool paired = pair != p.wgmma_pairs.end();
@@ -106,12 +115,14 @@ void Emitter::wgmma_tf32(const ir::Instr& in, Pipeline& p, const std::string& a_
   const std::string accumulators = paired ? name(dst) + ", " + name(pair->second->args[2]) : name(dst);
   const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
   const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
-  const int64_t k_step = swizzled ? 8 : 64;  // elements from one k8 step to the next
+  // A warpgroup's 64 rows on: 64 rows of one swizzled column, or 8 groups of core matrices.
+  const int64_t wg_rows = swizzled ? 64 * 32 : 64 * K;
   line("const int ts_wg = tid >> 7;");
   line("ts_wgmma_fence();");
   for (int64_t kk = 0; kk < K / 8; ++kk)
-    line(fn + "(" + accumulators + ", " + desc + a_base + " + ts_wg * " + std::to_string(64 * K) + " + " +
-         std::to_string(k_step * kk) + tail + ", " + desc + b_base + " + " + std::to_string(k_step * kk) + tail + ");");
+    line(fn + "(" + accumulators + ", " + desc + a_base + " + ts_wg * " + std::to_string(wg_rows) + " + " +
+         std::to_string(tf32_k_offset(staged_a, kk)) + tail + ", " + desc + b_base + " + " +
+         std::to_string(tf32_k_offset(staged_b, kk)) + tail + ");");
   end_wgmma_group(p, in);
 }
 

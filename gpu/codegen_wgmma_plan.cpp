@@ -24,7 +24,11 @@ void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
     s.core = true;
     const int64_t row_bytes = s.inner * byte_size(type(s.reg).dtype);
     const bool half = byte_size(type(s.reg).dtype) == 2;
-    s.swizzle128 = row_bytes == 128 || (half && !s.k_inner && row_bytes % 128 == 0);
+    // Rows longer than 128 bytes go in 128-byte columns side by side
+    // (staged_offset): an M- or N-major 16-bit operand, or a tf32 one's
+    // K-major rows of BK 64 and up (a k8 step past the first column
+    // continues in the next one: wgmma_k_offset).
+    s.swizzle128 = row_bytes == 128 || (row_bytes % 128 == 0 && (half ? !s.k_inner : s.k_inner));
     any_swizzle |= s.swizzle128;
     if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
     s.offset = p.stage_bytes;

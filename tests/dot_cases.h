@@ -85,6 +85,14 @@ inline tl::gpu::BenchCase p11_sized(int64_t b0, int64_t b1, int64_t bk, int64_t 
   return c;
 }
 
+// p11's TMA forms at BK = 64 (x's rows of 256 bytes: a box per 128-byte
+// column), as p11_cluster_forms without clusters (one box a column, never
+// halves): MID = 72 by the TMA unit, 70 by the cp.async form; batched too.
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t, int64_t, int64_t, int64_t>>
+    p11_wide_k_tma_forms = {{256, 128, 64, 8, 2, 300, 200, 2, 72},
+                            {128, 64, 64, 4, 3, 130, 150, 1, 72},
+                            {256, 128, 64, 8, 2, 300, 200, 1, 70}};
+
 // p11's forms with TMA and clusters (CodegenOptions::cluster_multicast):
 // blocks B0, B1, BK, warps, stages, sizes N0, N1, N2, MID. Tails on every
 // axis; MID = 72 has rows the TMA unit can stride, MID = 70 does not (the
@@ -97,12 +105,13 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t
                          {256, 128, 32, 8, 3, 300, 200, 1, 70}};
 
 // The transposed wgmma's forms the tests run: blocks B0, B1, BK, warps,
-// stages (0: the code generator's choice). Swizzled rows (BK = 32) and core
-// matrices (BK = 16); C^T's accumulator 256, 128 and 64 wide; one and two
-// warpgroups; two to four stages.
+// stages (0: the code generator's choice). Swizzled rows (BK = 32), two
+// swizzled 128-byte columns (BK = 64) and core matrices (BK = 16); C^T's
+// accumulator 256, 128 and 64 wide; one and two warpgroups; two to four
+// stages.
 inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_transposed_forms = {
-    {128, 128, 32, 8, 0}, {128, 64, 32, 4, 0}, {64, 128, 32, 8, 3}, {128, 128, 16, 8, 2},
-    {256, 128, 32, 8, 4}, {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4}};
+    {128, 128, 32, 8, 0}, {128, 64, 32, 4, 0}, {64, 128, 32, 8, 3}, {128, 128, 16, 8, 2}, {256, 128, 32, 8, 4},
+    {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4},  {256, 128, 64, 8, 2}, {128, 64, 64, 4, 3}};
 
 // Each transposed form checked against the interpreter with wgmma on:
 // `run(ir, grid, args, lowered, b0)` runs the form's kernel (on the GPU or

@@ -351,6 +351,33 @@ TEST_CASE("GPU: the autotuner times every variant from one set of inputs and rep
   fs::remove_all(dir);
 }
 
+// p11 at BK = 64 on the hardware: x's two 128-byte columns, each its own
+// TMA box, read by the transposed wgmma's descriptors; the cp.async form
+// where the TMA unit cannot stride the rows. compute-sanitizer memcheck runs
+// this test too.
+TEST_CASE("GPU: p11 at BK 64, a TMA box per 128-byte column, computes what the interpreter computes", "[gpu][run]") {
+  GPU_OR_SKIP(d);
+  if (d->device().arch() != "sm_90a") {
+    WARN("[SKIP] TMA with wgmma needs sm_90a, this GPU is " << d->device().arch());
+    return;
+  }
+  for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_wide_k_tma_forms) {
+    const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
+    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = warps;
+    cg.num_stages = stages;
+    cg.wgmma = cg.tma = true;
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
+      REQUIRE(lowered.tensor_maps.size() == 1);
+      bool tma_used = false;
+      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used);
+      CHECK(tma_used == (mid % 4 == 0));
+    });
+  }
+}
+
 // Clusters of two sharing p11's x tile by TMA multicast on the hardware,
 // at the forms the emulated test runs (tails, an odd grid axis, rows the
 // TMA unit cannot stride); compute-sanitizer memcheck runs this test too.

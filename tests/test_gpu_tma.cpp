@@ -342,4 +342,44 @@ TEST_CASE("emulated: clusters sharing p11's x tile by TMA multicast compute what
   }
 }
 
+TEST_CASE("TMA: p11's x at BK 64 comes in a box per 128-byte column", "[gpu][codegen][nvrtc]") {
+  // x's rows of 64 floats are two swizzled columns of 32 (staged_offset):
+  // the TMA unit swizzles rows of at most 128 bytes, so each column is a
+  // box of its own, 32 floats wide, and every copy site issues two.
+  for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_wide_k_tma_forms) {
+    const tl::gpu::BenchCase wide = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid),
+                             narrow = dot_cases::p11_sized(b0, b1, 32, n0, n1, n2, mid);
+    INFO("p11 at " << wide.set.sizes.str() << " | " << wide.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    puzzles::RunBuffers b = puzzles::make_buffers(*wide.puzzle, wide.set, 0);
+    auto ir = tl::build_ir(*wide.puzzle->solution, puzzles::launch_args(wide.set, b));
+    auto ir32 = tl::build_ir(*narrow.puzzle->solution, puzzles::launch_args(narrow.set, b));
+    const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(warps, stages)),
+                                 k32 = tl::gpu::lower(*ir32, tma_options(warps, stages));
+    REQUIRE(k.tensor_maps.size() == 1);
+    CHECK(k.tensor_maps[0].box_cols == 32);
+    CHECK(k.tensor_maps[0].box_rows == b0);
+    const std::string box = "ts_tma_load_3d(ts_stage + ";  // p11's x is 3-D (a batch axis) at any N2
+    CHECK(count(k.source, box) == 2 * count(k32.source, box));
+    CHECK(count(k32.source, box) > 0);
+    // The second column's box: 32 further along k, b0 rows of 128 bytes on.
+    CHECK(has(k.source, ") + 32, "));
+    CHECK(has(k.source, "ts_stage + " + std::to_string(b0 * 128) + ", &ts_tmap0"));
+    CHECK_NOTHROW(test_cache::nvrtc_compile(k));
+  }
+}
+
+TEST_CASE("emulated: p11 at BK 64, a TMA box per 128-byte column, computes what the interpreter computes", "[gpu][emulated]") {
+  for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_wide_k_tma_forms) {
+    const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
+    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, tma_options(warps, stages));
+      REQUIRE(k.tensor_maps.size() == 1);
+      gpu_host::HostKernel h(ir, k);
+      h.run(grid, args);
+      CHECK(h.tma_used() == (mid % 4 == 0));
+    });
+  }
+}
+
 #endif  // TILESCOPE_HAVE_GPU

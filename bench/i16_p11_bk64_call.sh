@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Issue 16, fifteenth round: p11 at 256 x 128 x 64, x's rows of 256 bytes in
+# two swizzled 128-byte columns with a TMA box each, in one call of the
+# device tool. The GPU tests of the BK 64 and transposed forms and the same
+# under compute-sanitizer memcheck; the SASS check of the BK 64 kernel; fixed
+# configurations A/B/A/B against 256 x 128 x 32 at four stages; the tuned row.
+#
+# Usage from the repository root, .debs/ carried:
+#   OUT=/tmp/bk64 bench/i16_p11_bk64_call.sh
+set -u -o pipefail
+
+# shellcheck source=bench/device_call_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
+log "p11 BK 64 call on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+build_or_exit tilescope tilescope_tests
+gpu_tests tests 300 "GPU: p11 at BK 64*,GPU: wgmma as C^T*"
+memcheck_tests memcheck 300 "GPU: p11 at BK 64*,GPU: wgmma as C^T*"
+CUDA_BIN=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")
+"$TS" compile 11 --cuda --bench p11 --variant 2 --warps 8 --wgmma --tma --stages 2 --no-lines > "$BUILD/p11_bk64.cu" &&
+  "$CUDA_BIN/nvcc" -arch=sm_90a -cubin -w -Xptxas -v -o "$BUILD/p11_bk64.cubin" "$BUILD/p11_bk64.cu" > "$BUILD/p11_bk64.ptxas" 2>&1 &&
+  "$CUDA_BIN/cuobjdump" -sass "$BUILD/p11_bk64.cubin" | python3 "$ROOT/bench/sass_fragment_check.py" > "$BUILD/p11_bk64_sass.log" 2>&1
+log "SASS check of p11 at BK 64: exit $? $(tr '\n' ' ' < "$BUILD/p11_bk64_sass.log") $(grep -o 'Used [0-9]* registers' "$BUILD/p11_bk64.ptxas")"
+AB="$OUT/ab.log"
+: > "$AB"
+for round in 1 2; do
+  for cfg in "--variant 1 --stages 4" "--variant 2 --stages 2"; do
+    echo "=== round $round: $cfg" >> "$AB"
+    # shellcheck disable=SC2086
+    timeout 120 "$TS" bench --gpu --case p11 --warps 8 --wgmma --tma $cfg >> "$AB" 2>&1
+    log "round $round, p11 --warps 8 --wgmma --tma $cfg: exit $? $(grep -E '^p11' "$AB" | tail -1)"
+  done
+done
+timeout 300 "$TS" bench --gpu --wgmma --case p11 --json-out "$OUT/bench.json" > "$OUT/bench.log" 2>&1
+log "tuned p11: exit $? $(grep -E '^p11' "$OUT/bench.log" | tail -1)"
+grep -A3 -E '^p11' "$OUT/bench.log" >> "$SUMMARY"
+log "done"
