@@ -102,6 +102,13 @@ struct CodegenOptions {
   // shuffles (p09's [64, 128] tile at 4 warps: 16 a reduction, not 62).
   // Off: the striped layout.
   bool row_runs = true;
+  // A 16-bit dot whose B is computed in the loop's registers (E4's
+  // dequantized X) runs as C^T = B^T A^T with B^T held in wgmma's A
+  // fragment layout (the transposed MMA layout), fed to wgmma from
+  // registers: B is never written to the stage nor read back by the tensor
+  // cores; A's staged tile is wgmma's B. Where every MMA tile can take the
+  // transposed layout (B's N = 16 x warps). Off: B written to the stage.
+  bool wgmma_register_a = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

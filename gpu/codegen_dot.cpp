@@ -201,6 +201,8 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     return o;
   };
   auto operand = [&](int x, bool is_a) {
+    // Fed to wgmma from its own registers (wgmma_16bit_register_a).
+    if (p && x == p->wgmma_register_a) return Operand{"", true, 0};
     bool transposed = false;
     const StagedLoad* sl = p ? staged_operand_in(*p, x, &transposed) : nullptr;
     if (!sl) return from_registers(x, is_a);
@@ -223,7 +225,8 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   }
 
   if (p && p->wgmma) {  // codegen_wgmma.cpp
-    if (p->wgmma_transposed) wgmma_tf32_transposed(in, *p, A.base, B.base, B.stride);
+    if (p->wgmma_register_a >= 0) wgmma_16bit_register_a(in, *p, A.base);
+    else if (p->wgmma_transposed) wgmma_tf32_transposed(in, *p, A.base, B.base, B.stride);
     else if (tf32) wgmma_tf32(in, *p, A.base, B.base);
     else wgmma_16bit(in, *p, A.base, B.base);
     close();

@@ -290,6 +290,10 @@ class Emitter {
     // register-sourced A (read from B's padded rows), A as its K-major B,
     // into the transposed MMA layout (wgmma_transposed_b).
     bool wgmma_transposed = false;
+    // A 16-bit dot's B computed in registers, held in the transposed MMA
+    // layout and fed to wgmma as C^T's A from registers (-1: none;
+    // CodegenOptions::wgmma_register_a, wgmma_register_a_operand).
+    int wgmma_register_a = -1;
     // wgmma groups left in flight across iterations (wait_group 1): the
     // copies then run `stages - 2` iterations ahead, so they never land in
     // the stage the previous iteration's group may still read.
@@ -341,6 +345,20 @@ class Emitter {
   void wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base,
                              int64_t b_stride);
   void wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base);
+  // C^T = B^T A^T with B^T from x's registers (Pipeline::wgmma_register_a)
+  // and A's staged tile, at a_base, as wgmma's B.
+  void wgmma_16bit_register_a(const ir::Instr& in, Pipeline& p, const std::string& a_base);
+  // How a 16-bit wgmma reads staged (or stage-written) operand x of `rows`
+  // rows (m of A, n of B) and K columns, from `base`.
+  struct Wgmma16Operand {
+    bool mn_major = false;
+    std::string at;                   // the start of warpgroup 0's rows, k step 0
+    int64_t k_step = 0, wg_step = 0;  // elements a k16 step and a warpgroup's 64 rows on
+    std::string tail;                 // the descriptor call's other arguments
+    bool swizzled = false;
+    std::string descriptor(const std::string& offset) const;
+  };
+  Wgmma16Operand wgmma16_operand(const Pipeline& p, int x, const std::string& base, int64_t rows, int64_t K) const;
   // A 16-bit operand from registers into its stage region through `var`.
   void wgmma_from_registers(const Pipeline& p, int x, bool is_a, const std::string& var);
   // Whether a thread of x's layout holds one whole column of K values (a
@@ -403,6 +421,13 @@ class Emitter {
   // and every tile in the MMA layout able to take the transposed one. Its
   // B's staged load register (read into registers), or nullopt.
   std::optional<int> wgmma_transposed_b(const Pipeline& p) const;
+  // Where p's 16-bit dots can run as C^T = B^T A^T with their one B,
+  // computed in registers, fed to wgmma as A (Pipeline::wgmma_register_a):
+  // that B's register, or nullopt.
+  std::optional<int> wgmma_register_a_operand(const Pipeline& p) const;
+  // That B, and the body's elementwise ops, casts, reshapes and broadcasts
+  // of its shape it is computed from, in the transposed MMA layout.
+  void hold_as_wgmma_a(const Pipeline& p, int x);
   // Whether dot `in` of p's body may accumulate into its accumulator's own
   // registers: the loop reads that accumulator only here, and the result
   // only goes back into it (the loop-carried copy), so a wgmma group may
@@ -413,6 +438,8 @@ class Emitter {
   std::set<int64_t> wgmma_widths_;  // the N of each wgmma helper the kernel needs
   std::set<int64_t> wgmma_rs_widths_;  // the same for A from registers (Pipeline::wgmma_transposed)
   std::set<int64_t> wgmma_pair_widths_;  // the same for fused pairs (twice one dot's N)
+  // 16-bit wgmma helpers with A from registers: (N, bf16, B N-major).
+  std::set<std::tuple<int64_t, bool, bool>> wgmma16_rs_helpers_;
   // 16-bit wgmma helpers: (N, bf16 rather than f16, A M-major, B N-major).
   std::set<std::tuple<int64_t, bool, bool, bool>> wgmma16_helpers_;
   // The wgmma helpers those widths need (codegen_wgmma.cpp), for the source's head.

@@ -314,6 +314,19 @@ void Emitter::plan_pipelines() {
     p.wgmma = opt_.wgmma && wgmma_fits(p);
     int register_read = -1;  // the load a transposed wgmma reads into registers (B)
     if (!p.wgmma && opt_.wgmma) register_read = wgmma_transposed_b(p).value_or(-1);
+    // (Its own checks: C^T's n is A's rows, up to 256, where wgmma_fits
+    // asks for 16 x warps.)
+    if (opt_.wgmma)
+      if (std::optional<int> x = wgmma_register_a_operand(p)) {
+        p.wgmma = true;
+        // C^T = B^T A^T, B^T straight from registers: no stage region for
+        // B; every MMA tile in the transposed layout, B's in A's fragments.
+        p.wgmma_register_a = *x;
+        p.reg_operands.erase(*x);
+        for (size_t r = 0; r < layouts_.size(); ++r)
+          if (layouts_[r].mma) layouts_[r] = *transposed_mma_layout(type(static_cast<int>(r)).shape, threads_);
+        hold_as_wgmma_a(p, *x);
+      }
     if (register_read >= 0) {
       p.wgmma = p.wgmma_transposed = true;
       // The result and every tile computed with it hold C^T's accumulator
@@ -368,7 +381,8 @@ void Emitter::plan_pipelines() {
     // apart: ptxas loaded both sets into the same registers and copied them
     // aside for the xors (the SASS, bench/sass_fragment_check.py; tenth
     // round). Register allocation is ptxas's; only the wait is ours.
-    p.wgmma_async = p.wgmma && !p.wgmma_transposed && opt_.wgmma_in_flight && p.stages >= 3 &&
+    // The same holds for B^T's registers fed as A (Pipeline::wgmma_register_a).
+    p.wgmma_async = p.wgmma && !p.wgmma_transposed && p.wgmma_register_a < 0 && opt_.wgmma_in_flight && p.stages >= 3 &&
                     std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
                       return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
                     });

@@ -119,8 +119,26 @@ bool Emitter::try_remat_move(const ir::Instr& in, int64_t period) {
     return remat_instr(in, c, 0);
   };
   reload_at_ = &in;
-  const bool ok = at_element("e").has_value();
-  if (ok && period > 0) {
+  bool ok = at_element("e").has_value();
+  const std::string slot = ld.slots == 1 ? "0" : "s";  // what for_slots names a slot
+  // An MMA or run destination's rows and columns directly (below); where
+  // the read at them outgrows remat's limit (a reshape's flat index of two
+  // MMA coordinates), the coordinates are named once a slot instead.
+  const bool direct = !(ld.mma || ld.vec > 1) || remat_instr(in, element_coordinates(ld, ds, slot), 0).has_value();
+  std::vector<std::string> named;
+  for (size_t i = 0; i < ds.size(); ++i) named.push_back("ts_mc" + std::to_string(i));
+  if (!direct) period = 0;  // the period's reads are at the same coordinates
+  if (ok && !direct && !remat_instr(in, named, 0)) ok = at_element(element(ld, slot)).has_value();
+  if (ok && !direct && remat_instr(in, named, 0)) {
+    declare(in.dst);
+    for_slots(ld.slots, [&](const std::string& s) {
+      open("");
+      const std::vector<std::string> c = element_coordinates(ld, ds, s);
+      for (size_t i = 0; i < ds.size(); ++i) line("const int " + named[i] + " = " + c[i] + ";");
+      line(at(in.dst, s) + " = " + *remat_instr(in, named, 0) + ";");
+      close();
+    });
+  } else if (ok && period > 0) {
     // The first `period` slots read, the rest copied from them.
     const std::string tmp = "rp" + std::to_string(scratch_++);
     line(reg_type(in.dst) + " " + tmp + "[" + std::to_string(period) + "];");
@@ -134,7 +152,7 @@ bool Emitter::try_remat_move(const ir::Instr& in, int64_t period) {
       // flat index the coordinates were taken from before, so within
       // remat's limit wherever that was. A run layout's, for one read of
       // a source its run shares (element_coordinates).
-      return ld.mma || ld.vec > 1 ? *remat_instr(in, element_coordinates(ld, ds, s), 0) : *at_element(element(ld, s));
+      return direct && (ld.mma || ld.vec > 1) ? *remat_instr(in, element_coordinates(ld, ds, s), 0) : *at_element(element(ld, s));
     });
   reload_at_ = nullptr;
   return ok;

@@ -207,63 +207,90 @@ bool Emitter::one_column_a_thread(int x) const {
 //   (2048 bytes) on, SBO 1024 between 8-row groups, LBO between columns;
 // - M- or N-major core matrices (8 k rows x 8 values along the row): a k16
 //   step 2 row groups on, LBO between them, SBO 128 between 8-value blocks.
+std::string Emitter::Wgmma16Operand::descriptor(const std::string& offset) const {
+  const std::string f = !swizzled ? "ts_wgmma_desc(" : mn_major ? "ts_wgmma_desc_sw128_mn(" : "ts_wgmma_desc_sw128(";
+  return f + at + " + " + offset + tail;
+}
+
+Emitter::Wgmma16Operand Emitter::wgmma16_operand(const Pipeline& p, int x, const std::string& base, int64_t rows,
+                                                 int64_t K) const {
+  Wgmma16Operand dsc;
+  dsc.at = base;
+  bool transposed = false;
+  const StagedLoad* sl = staged_operand_in(p, x, &transposed);
+  if (p.reg_n_major.count(x)) {  // from registers, N-major in swizzled columns (wgmma_from_registers)
+    dsc.mn_major = dsc.swizzled = true;
+    dsc.k_step = 16 * 64;
+    dsc.tail = ", " + std::to_string(K * 128) + ")";
+    return dsc;
+  }
+  if (!sl || sl->k_inner) {
+    dsc.swizzled = sl && sl->swizzle128;
+    dsc.k_step = dsc.swizzled ? 16 : 128;
+    dsc.wg_step = 64 * K;
+    dsc.tail = dsc.swizzled ? ")" : ", 128, " + std::to_string(16 * K) + ")";
+    return dsc;
+  }
+  dsc.mn_major = true;
+  dsc.swizzled = sl->swizzle128;
+  if (dsc.swizzled) {
+    dsc.k_step = 16 * 64;
+    dsc.wg_step = K * 64;  // the next 128-byte column
+    dsc.tail = ", " + std::to_string(K * 128) + ")";
+  } else {
+    dsc.k_step = 16 * rows;
+    dsc.wg_step = 8 * 64;
+    dsc.tail = ", " + std::to_string(16 * rows) + ", 128)";
+  }
+  return dsc;
+}
+
 void Emitter::wgmma_16bit(const ir::Instr& in, Pipeline& p, const std::string& a_base, const std::string& b_base) {
   const int dst = in.dst;
   const int64_t M = type(in.args[0]).shape[0], K = type(in.args[0]).shape[1], N = type(dst).shape.back();
-  struct Desc {
-    bool mn_major = false;
-    std::string at;                   // the start of warpgroup 0's rows, k step 0
-    int64_t k_step = 0, wg_step = 0;  // elements a k16 step and a warpgroup's 64 rows on
-    std::string tail;                 // the descriptor call's other arguments
-    bool swizzled = false;
-  };
-  auto describe = [&](int x, const std::string& base, int64_t rows) {
-    Desc dsc;
-    dsc.at = base;
-    bool transposed = false;
-    const StagedLoad* sl = staged_operand_in(p, x, &transposed);
-    if (p.reg_n_major.count(x)) {  // from registers, N-major in swizzled columns (wgmma_from_registers)
-      dsc.mn_major = dsc.swizzled = true;
-      dsc.k_step = 16 * 64;
-      dsc.tail = ", " + std::to_string(K * 128) + ")";
-      return dsc;
-    }
-    if (!sl || sl->k_inner) {
-      dsc.swizzled = sl && sl->swizzle128;
-      dsc.k_step = dsc.swizzled ? 16 : 128;
-      dsc.wg_step = 64 * K;
-      dsc.tail = dsc.swizzled ? ")" : ", 128, " + std::to_string(16 * K) + ")";
-      return dsc;
-    }
-    dsc.mn_major = true;
-    dsc.swizzled = sl->swizzle128;
-    if (dsc.swizzled) {
-      dsc.k_step = 16 * 64;
-      dsc.wg_step = K * 64;  // the next 128-byte column
-      dsc.tail = ", " + std::to_string(K * 128) + ")";
-    } else {
-      dsc.k_step = 16 * rows;
-      dsc.wg_step = 8 * 64;
-      dsc.tail = ", " + std::to_string(16 * rows) + ", 128)";
-    }
-    return dsc;
-  };
-  const Desc A = describe(in.args[0], a_base, M), B = describe(in.args[1], b_base, N);
+  const Wgmma16Operand A = wgmma16_operand(p, in.args[0], a_base, M, K), B = wgmma16_operand(p, in.args[1], b_base, N, K);
   const bool bf16 = type(in.args[0]).dtype == DType::bf16;
   wgmma16_helpers_.insert({N, bf16, A.mn_major, B.mn_major});
   const std::string fn = std::string("ts_wgmma_") + (bf16 ? "bf16" : "f16") + "_n" + std::to_string(N) + "_" +
                          (A.mn_major ? "t" : "n") + (B.mn_major ? "t" : "n");
-  auto call = [](const Desc& dsc, const std::string& offset) {
-    const std::string f = !dsc.swizzled ? "ts_wgmma_desc(" : dsc.mn_major ? "ts_wgmma_desc_sw128_mn(" : "ts_wgmma_desc_sw128(";
-    return f + dsc.at + " + " + offset + dsc.tail;
-  };
   line("const int ts_wg = tid >> 7;");
   line("ts_wgmma_fence();");
   for (int64_t kk = 0; kk < K / 16; ++kk)
-    line(fn + "(" + name(dst) + ", " +
-         call(A, "ts_wg * " + std::to_string(A.wg_step) + " + " + std::to_string(A.k_step * kk)) + ", " +
-         call(B, std::to_string(B.k_step * kk)) + ");");
+    line(fn + "(" + name(dst) + ", " + A.descriptor("ts_wg * " + std::to_string(A.wg_step) + " + " + std::to_string(A.k_step * kk)) +
+         ", " + B.descriptor(std::to_string(B.k_step * kk)) + ");");
   end_wgmma_group(p, in);
+}
+
+// C^T = B^T A^T (Pipeline::wgmma_register_a): B = x [K, N] sits in the
+// transposed MMA layout, which is wgmma's A fragment layout of x^T (warp w
+// rows 16w..16w+15 of N; slot 4s + v of k8 step s at row g + 8 (v / 2),
+// column 2q + v % 2), so k16 step kk's four words are slots 8kk + 2j and
+// 8kk + 2j + 1, the lower k in the low half. A's staged tile [M, K] is
+// wgmma's B of M columns (N-major when A came transposed, as E4's dY^T);
+// each warpgroup reads all of it. The fragments are this iteration's x,
+// which the next rewrites: the group is waited for at once.
+void Emitter::wgmma_16bit_register_a(const ir::Instr& in, Pipeline& p, const std::string& a_base) {
+  const int x = in.args[1], dst = in.dst;
+  const int64_t M = type(in.args[0]).shape[0], K = type(in.args[0]).shape[1];
+  const Wgmma16Operand B = wgmma16_operand(p, in.args[0], a_base, M, K);
+  const bool bf16 = type(x).dtype == DType::bf16;
+  wgmma16_rs_helpers_.insert({M, bf16, B.mn_major});
+  const std::string fn = std::string("ts_wgmma_") + (bf16 ? "bf16" : "f16") + "_rs_n" + std::to_string(M) + "_" +
+                         (B.mn_major ? "t" : "n");
+  const std::string bits = bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
+  line("uint32_t ts_xa[" + std::to_string(K / 16) + "][4];");
+  for (int64_t kk = 0; kk < K / 16; ++kk)
+    for (int64_t j = 0; j < 4; ++j) {
+      const int64_t lo = 8 * kk + 2 * j;
+      line("ts_xa[" + std::to_string(kk) + "][" + std::to_string(j) + "] = ts_pack2(" + bits + at(x, std::to_string(lo)) +
+           "), " + bits + at(x, std::to_string(lo + 1)) + "));");
+    }
+  line("ts_wgmma_fence();");
+  for (int64_t kk = 0; kk < K / 16; ++kk)
+    line(fn + "(" + name(dst) + ", ts_xa[" + std::to_string(kk) + "], " + B.descriptor(std::to_string(B.k_step * kk)) + ");");
+  line("ts_wgmma_commit();");
+  line("ts_wgmma_wait0();");
+  fence_operands(dst);
 }
 
 namespace {
@@ -324,6 +351,16 @@ std::string Emitter::wgmma_helpers() const {
            "}\n#else\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) { emu_wgmma_16(d, a, b, " +
            std::to_string(n) + ", " + (bf16 ? "true" : "false") + ", " + (ta ? "true" : "false") + ", " +
            (tb ? "true" : "false") + "); }\n#endif\n";
+  }
+  // 16-bit with A from registers (Pipeline::wgmma_register_a): only B's
+  // transpose bit.
+  for (const auto& [n, bf16, tb] : wgmma16_rs_helpers_) {
+    const std::string type = bf16 ? "bf16" : "f16";
+    const std::string fn = "ts_wgmma_" + type + "_rs_n" + std::to_string(n) + "_" + (tb ? "t" : "n");
+    out += "#ifndef TS_HOST_MMA\nTS_INLINE void " + fn + "(float* d, const uint32_t* a, uint64_t b) {\n" +
+           wgmma_asm(n, "k16.f32." + type + "." + type, accumulator_outputs(n), true, std::string(", ") + (tb ? "1" : "0")) +
+           "}\n#else\nTS_INLINE void " + fn + "(float* d, const uint32_t* a, uint64_t b) { emu_wgmma_16_rs(d, a, b, " +
+           std::to_string(n) + ", " + (bf16 ? "true" : "false") + ", " + (tb ? "true" : "false") + "); }\n#endif\n";
   }
   // Fused pairs (Pipeline::wgmma_pairs): the first dot's accumulator holds
   // columns 0..N/2-1 of the wide result, the second's the rest.

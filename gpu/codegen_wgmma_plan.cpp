@@ -171,6 +171,65 @@ std::optional<int> Emitter::wgmma_transposed_b(const Pipeline& p) const {
   return staged[1]->reg;
 }
 
+std::optional<int> Emitter::wgmma_register_a_operand(const Pipeline& p) const {
+  if (!opt_.wgmma_register_a || p.reg_operands.size() != 1 || threads_ % 128 != 0) return std::nullopt;
+  const int x = p.reg_operands.begin()->first;
+  const ir::Shape& xs = type(x).shape;
+  if (!is_half(type(x).dtype) || xs.size() != 2 || xs[0] % 16 != 0 || def_count_[x] != 1 || !def_of_[x] ||
+      !directly_in(*p.loop->body, def_of_[x]))
+    return std::nullopt;
+  // Every tensor-core dot of the kernel is one of this loop's, with x as
+  // its B and a staged A of at most 256 rows (wgmma's n); x has no other use.
+  bool ok = true;
+  int dots = 0;
+  ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
+    for (size_t i = 0; i < in.args.size(); ++i)
+      if (in.args[i] == x && !(in.op == ir::Op::Dot && i == 1 && layouts_[in.dst].mma)) ok = false;
+    if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) return;
+    ++dots;
+    bool t = false;
+    const ir::Shape& as = type(in.args[0]).shape;
+    const StagedLoad* a = staged_operand_in(p, in.args[0], &t);
+    if (in.args[1] != x || !directly_in(*p.loop->body, &in) || !a || as.size() != 2 || as[0] % 8 != 0 || as[0] > 256) {
+      ok = false;
+      return;
+    }
+    // A's staged tile is wgmma's B, by descriptor as it was staged (wgmma_fits's rules).
+    const int k_in_load = t ? static_cast<int>(def_of_[in.args[0]]->dims[1]) : 1;
+    if (a->outer % 8 != 0 || (a->inner_axis == k_in_load) != a->k_inner || (!a->k_inner && a->inner % 8 != 0)) ok = false;
+  });
+  if (!ok || dots == 0 || !transposed_mma_layout(xs, threads_)) return std::nullopt;
+  for (size_t r = 0; r < layouts_.size(); ++r)
+    if (layouts_[r].mma && !transposed_mma_layout(type(static_cast<int>(r)).shape, threads_)) return std::nullopt;
+  return x;
+}
+
+void Emitter::hold_as_wgmma_a(const Pipeline& p, int x) {
+  const TileLayout l = *transposed_mma_layout(type(x).shape, threads_);
+  auto joins = [&](int r) {
+    if (def_count_[r] != 1 || !def_of_[r] || !directly_in(*p.loop->body, def_of_[r]) || type(r).is_ptr ||
+        type(r).shape != type(x).shape || index_arithmetic(r))
+      return false;
+    const ir::Op op = def_of_[r]->op;
+    return is_elementwise(op) || op == ir::Op::Reshape || op == ir::Op::Broadcast;
+  };
+  std::set<int> held = {x};
+  std::vector<int> work = {x};
+  while (!work.empty()) {
+    const ir::Instr& in = *def_of_[work.back()];
+    work.pop_back();
+    // A move reads its source at the layout's elements (remat, or through
+    // shared memory); the source keeps its own layout.
+    if (in.op == ir::Op::Broadcast || in.op == ir::Op::Reshape) continue;
+    for (int a : in.args)
+      if (!held.count(a) && joins(a)) {
+        held.insert(a);
+        work.push_back(a);
+      }
+  }
+  for (int r : held) layouts_[r] = l;
+}
+
 bool Emitter::wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const {
   if (x.args[0] != y.args[0] || !(layouts_[x.dst] == layouts_[y.dst])) return false;
   if (type(x.args[0]).dtype != DType::f32) return false;  // the fused helpers are tf32's

@@ -178,6 +178,29 @@ inline void emu_wgmma_tf32_rs(float* d, const uint32_t* a, uint64_t db, int n) {
   __syncthreads();
 }
 
+// 16-bit, A from registers: every thread posts its four words (a0..a3 hold
+// k 2q and 2q + 1 of rows g, g + 8, then k 2q + 8 and 2q + 9 of the same
+// rows, the lower k in the low half), then reads the rows its accumulator
+// needs from the threads of its warpgroup.
+inline void emu_wgmma_16_rs(float* d, const uint32_t* a, uint64_t db, int n, bool bf16, bool b_mn_major) {
+  const unsigned t = emu_slot(), group = t / 128 * 128, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;
+  for (int i = 0; i < 4; ++i) emu_wgmma_a[t][i] = a[i];
+  __syncthreads();
+  auto a_at = [&](unsigned row, unsigned k) {
+    const unsigned holder = group + 32 * (row / 16) + 4 * (row % 8) + (k % 8) / 2, word = (row % 16) / 8 + 2 * (k / 8);
+    const uint16_t half = static_cast<uint16_t>(emu_wgmma_a[holder][word] >> (16 * (k % 2)));
+    return bf16 ? std::bit_cast<float>(static_cast<uint32_t>(half) << 16) : __half2float(std::bit_cast<__half>(half));
+  };
+  for (int j = 0; j < n / 8; ++j)
+    for (int c = 0; c < 4; ++c) {
+      const unsigned row = 16 * w + g + (c >= 2 ? 8 : 0), col = 8 * j + 2 * q + (c & 1);
+      float acc = d[4 * j + c];
+      for (unsigned k = 0; k < 16; ++k) acc += a_at(row, k) * emu_desc_16(db, col, k, b_mn_major, bf16);
+      d[4 * j + c] = acc;
+    }
+  __syncthreads();
+}
+
 // ldmatrix: every lane posts its row address, then takes its words from
 // the rows of the 8 x 8 matrices of its warp (the prelude's comment gives
 // the layout); like the MMAs, called by every thread of the block together.

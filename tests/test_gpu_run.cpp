@@ -351,6 +351,25 @@ TEST_CASE("GPU: the autotuner times every variant from one set of inputs and rep
   fs::remove_all(dir);
 }
 
+// E4 as C^T with X^T fed to wgmma from registers on the hardware, at the
+// forms the emulated test runs; compute-sanitizer memcheck runs it too.
+TEST_CASE("GPU: E4 as C^T with X^T fed to wgmma from registers computes what the interpreter computes", "[gpu][run]") {
+  GPU_OR_SKIP(d);
+  if (d->device().arch() != "sm_90a") {
+    WARN("[SKIP] wgmma needs sm_90a, this GPU is " << d->device().arch());
+    return;
+  }
+  for (auto [bm, bn, bk, rows, split, stages] : wgmma16_cases::register_a_forms) {
+    const tl::gpu::BenchCase c = wgmma16_cases::e4_rows_at(bm, bn, bk, rows, split);
+    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, wgmma16_cases::register_a_at(stages));
+      REQUIRE(lowered.source.find("ts_wgmma_bf16_rs_n" + std::to_string(bm) + "_t(r") != std::string::npos);
+      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
+    });
+  }
+}
+
 // p11 at BK = 64 on the hardware: x's two 128-byte columns, each its own
 // TMA box, read by the transposed wgmma's descriptors; the cp.async form
 // where the TMA unit cannot stride the rows. compute-sanitizer memcheck runs

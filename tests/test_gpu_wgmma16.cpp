@@ -108,6 +108,19 @@ TEST_CASE("emulated: E4 by bf16 wgmma computes what the interpreter computes", "
   }
 }
 
+TEST_CASE("emulated: E4 as C^T with X^T fed to wgmma from registers computes what the interpreter computes",
+          "[gpu][emulated]") {
+  for (auto [bm, bn, bk, rows, split, stages] : wgmma16_cases::register_a_forms) {
+    const tl::gpu::BenchCase c = e4_rows_at(bm, bn, bk, rows, split);
+    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma16_cases::register_a_at(stages));
+      REQUIRE(has(k.source, "ts_wgmma_bf16_rs_n" + std::to_string(bm) + "_t(r"));
+      gpu_host::HostKernel(ir, k).run(grid, args);
+    });
+  }
+}
+
 TEST_CASE("emulated: E4 with its copies before or behind its in-flight groups computes what the interpreter computes",
           "[gpu][emulated]") {
   // CodegenOptions::wgmma_copies_after_dots both ways (the tuner tries both).

@@ -30,12 +30,29 @@ inline tl::gpu::BenchCase e4_rows_at(int64_t bm, int64_t bn, int64_t bk, int64_t
   return c;
 }
 
+// wgmma with a computed operand written to the stage (the forms below pin
+// that; register_a_forms the other).
 inline tl::gpu::CodegenOptions wgmma_at(int warps, int stages = 0, bool in_flight = true) {
   tl::gpu::CodegenOptions cg;
   cg.wgmma = true;
   cg.num_warps = warps;
   cg.num_stages = stages;
   cg.wgmma_in_flight = in_flight;
+  cg.wgmma_register_a = false;
+  return cg;
+}
+
+// E4 rows as C^T with X^T fed to wgmma from registers
+// (CodegenOptions::wgmma_register_a), 8 warps: (BM, BN, BK, ROW_BLOCKS,
+// SPLIT_K, stages). BN = 128 (a warpgroup per 64 of X's columns); the dots'
+// wgmma n = BM, 256 and 128, one and two row blocks (the second row block
+// past COUT: all masked), BK 32 and 64, two to four stages.
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int>> register_a_forms = {
+    {128, 128, 32, 2, 2, 0}, {256, 128, 32, 1, 3, 3}, {128, 128, 64, 2, 3, 2}, {64, 128, 32, 3, 2, 4}};
+
+inline tl::gpu::CodegenOptions register_a_at(int stages) {
+  tl::gpu::CodegenOptions cg = wgmma_at(8, stages);
+  cg.wgmma_register_a = true;
   return cg;
 }
 
