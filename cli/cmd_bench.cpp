@@ -54,7 +54,7 @@ int cmd_bench(const Args& args) {
   opt.codegen.small_loads_in_stage = !args.flag("no-small-in-stage");
   opt.codegen.register_operand_runs = !args.flag("no-operand-runs");
   opt.codegen.row_runs = !args.flag("no-row-runs");
-  opt.codegen.wgmma_register_a = !args.flag("no-register-a");
+  opt.codegen.wgmma_register_a = args.flag("register-a");
   if (opt.tune_warps.empty()) opt.codegen.wgmma = opt.tune_wgmma;
   if (args.flag("tma")) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma) throw UsageError("--tma needs --warps and --wgmma (the autotuner tries TMA itself)");

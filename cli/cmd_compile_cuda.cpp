@@ -18,7 +18,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.num_stages = static_cast<int>(args.int_value("stages", 0));
   opt.ldmatrix = !args.flag("no-ldmatrix");
   opt.row_runs = !args.flag("no-row-runs");
-  opt.wgmma_register_a = !args.flag("no-register-a");
+  opt.wgmma_register_a = args.flag("register-a");
   opt.wgmma = args.flag("wgmma");
   opt.tma = args.flag("tma");
   opt.cluster_multicast = args.flag("cluster");

@@ -107,8 +107,11 @@ struct CodegenOptions {
   // fragment layout (the transposed MMA layout), fed to wgmma from
   // registers: B is never written to the stage nor read back by the tensor
   // cores; A's staged tile is wgmma's B. Where every MMA tile can take the
-  // transposed layout (B's N = 16 x warps). Off: B written to the stage.
-  bool wgmma_register_a = true;
+  // transposed layout (B's N = 16 x warps). Off by default: with each
+  // iteration's dequantization and group one after the other, E4 ran 17 %
+  // slower this way (bench/RESULTS.md, fifteenth round); the overlap it
+  // needs is the next step.
+  bool wgmma_register_a = false;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

@@ -30,8 +30,8 @@ inline tl::gpu::BenchCase e4_rows_at(int64_t bm, int64_t bn, int64_t bk, int64_t
   return c;
 }
 
-// wgmma with a computed operand written to the stage (the forms below pin
-// that; register_a_forms the other).
+// wgmma with a computed operand written to the stage (the default; the
+// forms below pin it, register_a_forms the other).
 inline tl::gpu::CodegenOptions wgmma_at(int warps, int stages = 0, bool in_flight = true) {
   tl::gpu::CodegenOptions cg;
   cg.wgmma = true;
