@@ -130,10 +130,6 @@ void add_examples(std::vector<BenchCase>& cases) {
       c.block_variants.push_back({{"BM", 128}, {"BN", bn}, {"BK", 32}, {"ROW_BLOCKS", rows}, {"SPLIT_K", 7}});
       c.wgmma_variants.insert(c.block_variants.size());
     }
-    // C^T with X^T from registers (CodegenOptions::wgmma_register_a): 128
-    // of X's columns, a warpgroup per 64, by all 256 rows of dW a dot (n 256).
-    c.block_variants.push_back({{"BM", 256}, {"BN", 128}, {"BK", 32}, {"ROW_BLOCKS", 1}, {"SPLIT_K", 7}});
-    c.wgmma_variants.insert(c.block_variants.size());
     cases.push_back(c);
   }
   cases.push_back(relu_bitmask(example("e5_fwd", "e5_fwd", "bench", "E5 ReLU forward + 1-bit mask, 302592 x 256 bf16", 0, "")));

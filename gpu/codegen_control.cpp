@@ -183,8 +183,6 @@ void Emitter::for_loop(const ir::Instr& in) {
       fence_operands(d.args[2]);
     });
   }
-  if (p && !p->register_a_slice.empty())  // B's next fragments, computed under each group (wgmma_16bit_register_a)
-    line("uint32_t ts_xn[" + std::to_string(type(p->wgmma_register_a).shape[0] / 16) + "][4];");
   open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
   declared_[in.dst] = true;
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");

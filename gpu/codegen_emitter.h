@@ -294,12 +294,6 @@ class Emitter {
     // layout and fed to wgmma as C^T's A from registers (-1: none;
     // CodegenOptions::wgmma_register_a, wgmma_register_a_operand).
     int wgmma_register_a = -1;
-    // With one such dot and E4's small loads in the stages: the body's ops
-    // that compute B (`register_a_slice`, in body order) are emitted again
-    // for the next iteration while the group runs, into ts_xn, which the
-    // next iteration's group reads; the body's own copy of them is then
-    // dead (wgmma_16bit_register_a).
-    std::vector<const ir::Instr*> register_a_slice;
     // wgmma groups left in flight across iterations (wait_group 1): the
     // copies then run `stages - 2` iterations ahead, so they never land in
     // the stage the previous iteration's group may still read.
@@ -354,12 +348,6 @@ class Emitter {
   // C^T = B^T A^T with B^T from x's registers (Pipeline::wgmma_register_a)
   // and A's staged tile, at a_base, as wgmma's B.
   void wgmma_16bit_register_a(const ir::Instr& in, Pipeline& p, const std::string& a_base);
-  // Pipeline::register_a_slice emitted for the iteration `it_expr` (its
-  // loop value) whose stage is `stage_expr`, B's fragments packed into ts_xn.
-  void emit_register_a_fragments(Pipeline& p, const std::string& it_expr, const std::string& stage_expr);
-  // The ops of p's body that B (p.wgmma_register_a) is computed from, if
-  // all can be emitted again for another iteration; else empty.
-  std::vector<const ir::Instr*> register_a_slice(const Pipeline& p) const;
   // How a 16-bit wgmma reads staged (or stage-written) operand x of `rows`
   // rows (m of A, n of B) and K columns, from `base`.
   struct Wgmma16Operand {
@@ -452,7 +440,6 @@ class Emitter {
   std::set<int64_t> wgmma_pair_widths_;  // the same for fused pairs (twice one dot's N)
   // 16-bit wgmma helpers with A from registers: (N, bf16, B N-major).
   std::set<std::tuple<int64_t, bool, bool>> wgmma16_rs_helpers_;
-  std::set<int64_t> wgmma_keep_widths_;  // ts_wgmma_wait0_keep<words> helpers
   // 16-bit wgmma helpers: (N, bf16 rather than f16, A M-major, B N-major).
   std::set<std::tuple<int64_t, bool, bool, bool>> wgmma16_helpers_;
   // The wgmma helpers those widths need (codegen_wgmma.cpp), for the source's head.

@@ -444,8 +444,6 @@ void Emitter::plan_pipelines() {
             ++i;
           }
       p.wgmma_groups = p.wgmma_dots - static_cast<int>(p.wgmma_pairs.size());
-      if (p.wgmma_register_a >= 0 && p.wgmma_dots == 1 && p.small_in_stage() && p.stages >= 3)
-        p.register_a_slice = register_a_slice(p);
     }
     pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes + (p.tma ? 8 * p.stages : 0));
     pipelines_.push_back(std::move(p));

@@ -278,77 +278,19 @@ void Emitter::wgmma_16bit_register_a(const ir::Instr& in, Pipeline& p, const std
   const std::string fn = std::string("ts_wgmma_") + (bf16 ? "bf16" : "f16") + "_rs_n" + std::to_string(M) + "_" +
                          (B.mn_major ? "t" : "n");
   const std::string bits = bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
-  const std::string words = std::to_string(K / 16);
-  const bool ahead = !p.register_a_slice.empty();
-  line("uint32_t ts_xa[" + words + "][4];");
-  if (ahead) {
-    // The fragments the previous iteration computed under its group; the
-    // first iteration computes its own here.
-    const ir::Instr& loop = *p.loop;
-    open("if (it" + std::to_string(loop.dst) + " == (int64_t)" + name(loop.args[0]) + ")");
-    emit_register_a_fragments(p, "it" + std::to_string(loop.dst), p.stage_var);
-    close();
-    line("#pragma unroll");
-    line("for (int ts_k = 0; ts_k < " + words + " * 4; ++ts_k) ts_xa[ts_k / 4][ts_k % 4] = ts_xn[ts_k / 4][ts_k % 4];");
-  } else {
-    for (int64_t kk = 0; kk < K / 16; ++kk)
-      for (int64_t j = 0; j < 4; ++j) {
-        const int64_t lo = 8 * kk + 2 * j;
-        line("ts_xa[" + std::to_string(kk) + "][" + std::to_string(j) + "] = ts_pack2(" + bits + at(x, std::to_string(lo)) +
-             "), " + bits + at(x, std::to_string(lo + 1)) + "));");
-      }
-  }
+  line("uint32_t ts_xa[" + std::to_string(K / 16) + "][4];");
+  for (int64_t kk = 0; kk < K / 16; ++kk)
+    for (int64_t j = 0; j < 4; ++j) {
+      const int64_t lo = 8 * kk + 2 * j;
+      line("ts_xa[" + std::to_string(kk) + "][" + std::to_string(j) + "] = ts_pack2(" + bits + at(x, std::to_string(lo)) +
+           "), " + bits + at(x, std::to_string(lo + 1)) + "));");
+    }
   line("ts_wgmma_fence();");
   for (int64_t kk = 0; kk < K / 16; ++kk)
     line(fn + "(" + name(dst) + ", ts_xa[" + std::to_string(kk) + "], " + B.descriptor(std::to_string(B.k_step * kk)) + ");");
   line("ts_wgmma_commit();");
-  if (!ahead) {
-    line("ts_wgmma_wait0();");
-    fence_operands(dst);
-    return;
-  }
-  // The next iteration's fragments while the group runs: its stage's
-  // small loads were published by this iteration's barrier.
-  const ir::Instr& loop = *p.loop;
-  const std::string next = "it" + std::to_string(loop.dst) + " + (int64_t)" + name(loop.args[2]);
-  open("if (" + loop_runs(loop, next) + ")");
-  line("const int ts_stage_next = " + p.stage_var + " + 1 == " + std::to_string(p.stages) + " ? 0 : " + p.stage_var + " + 1;");
-  emit_register_a_fragments(p, next, "ts_stage_next");
-  close();
-  // The wait names this iteration's fragments as operands: they stay in
-  // their registers until the group is retired (PTX forbids rewriting them
-  // while it runs, and the next fragments are computed meanwhile).
-  wgmma_keep_widths_.insert(K / 16 * 4);
-  line("ts_wgmma_wait0_keep" + std::to_string(K / 16 * 4) + "(&ts_xa[0][0]);");
+  line("ts_wgmma_wait0();");
   fence_operands(dst);
-}
-
-void Emitter::emit_register_a_fragments(Pipeline& p, const std::string& it_expr, const std::string& stage_expr) {
-  const int x = p.wgmma_register_a;
-  const ir::Instr& loop = *p.loop;
-  const int64_t K = type(x).shape[0];
-  const std::string bits = type(x).dtype == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
-  open("");
-  // The loop value and the stage under their own names (shadowing the
-  // body's), so the slice's ops read that iteration's values.
-  line("const int ts_stage_of = " + stage_expr + ";");
-  line("const int64_t ts_it_of = " + it_expr + ";");
-  open("");
-  line("const int " + p.stage_var + " = ts_stage_of;");
-  line(const_type(loop.dst) + " " + name(loop.dst) + " = (" + reg_type(loop.dst) + ")ts_it_of;");
-  std::vector<bool> saved;
-  for (const ir::Instr* in : p.register_a_slice) saved.push_back(declared_[in->dst]);
-  for (const ir::Instr* in : p.register_a_slice) declared_[in->dst] = false;
-  for (const ir::Instr* in : p.register_a_slice) instr(*in);
-  for (int64_t kk = 0; kk < K / 16; ++kk)
-    for (int64_t j = 0; j < 4; ++j) {
-      const int64_t lo = 8 * kk + 2 * j;
-      line("ts_xn[" + std::to_string(kk) + "][" + std::to_string(j) + "] = ts_pack2(" + bits + at(x, std::to_string(lo)) +
-           "), " + bits + at(x, std::to_string(lo + 1)) + "));");
-    }
-  for (size_t i = 0; i < p.register_a_slice.size(); ++i) declared_[p.register_a_slice[i]->dst] = saved[i];
-  close();
-  close();
 }
 
 namespace {
@@ -409,15 +351,6 @@ std::string Emitter::wgmma_helpers() const {
            "}\n#else\nTS_INLINE void " + fn + "(float* d, uint64_t a, uint64_t b) { emu_wgmma_16(d, a, b, " +
            std::to_string(n) + ", " + (bf16 ? "true" : "false") + ", " + (ta ? "true" : "false") + ", " +
            (tb ? "true" : "false") + "); }\n#endif\n";
-  }
-  // A wait that names `w` fragment words as operands (Pipeline::register_a_slice).
-  for (int64_t w : wgmma_keep_widths_) {
-    std::string ops;
-    for (int64_t i = 0; i < w; ++i) ops += std::string(i ? ", " : "") + "\"+r\"(a[" + std::to_string(i) + "])";
-    out += "#ifndef TS_HOST_MMA\nTS_INLINE void ts_wgmma_wait0_keep" + std::to_string(w) +
-           "(uint32_t* a) {\n  asm volatile(\"wgmma.wait_group.sync.aligned 0;\" : " + ops +
-           " :: \"memory\");\n}\n#else\nTS_INLINE void ts_wgmma_wait0_keep" + std::to_string(w) +
-           "(uint32_t*) { ts_wgmma_wait0(); }\n#endif\n";
   }
   // 16-bit with A from registers (Pipeline::wgmma_register_a): only B's
   // transpose bit.

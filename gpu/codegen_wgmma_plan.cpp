@@ -204,31 +204,6 @@ std::optional<int> Emitter::wgmma_register_a_operand(const Pipeline& p) const {
   return x;
 }
 
-std::vector<const ir::Instr*> Emitter::register_a_slice(const Pipeline& p) const {
-  const ir::Block& body = *p.loop->body;
-  std::set<int> needed = {p.wgmma_register_a};
-  std::vector<const ir::Instr*> slice;
-  // Walk the body backwards: an op is in the slice if it defines a needed
-  // register; its arguments defined in the body are needed in turn.
-  for (auto it = body.instrs.rbegin(); it != body.instrs.rend(); ++it) {
-    const ir::Instr& in = *it;
-    if (in.dst < 0 || !needed.count(in.dst)) continue;
-    // Emitted again elsewhere, it must compute the same thing from the
-    // loop value and the stage alone: one definition, no side effects, no
-    // nested blocks, and a load only from the stage (E4's small loads).
-    using ir::Op;
-    if (def_count_[in.dst] != 1 || in.op == Op::For || in.op == Op::If || in.op == Op::While || in.op == Op::Dot ||
-        in.op == Op::Store || ir::is_atomic(in.op) || in.op == Op::Print || in.op == Op::Assert || skipped_[in.dst])
-      return {};
-    if (in.op == Op::Load && !p.small_offsets.count(in.dst)) return {};
-    slice.push_back(&in);
-    for (int a : in.args)
-      if (def_of_[a] && directly_in(body, def_of_[a])) needed.insert(a);
-  }
-  std::reverse(slice.begin(), slice.end());
-  return slice;
-}
-
 void Emitter::hold_as_wgmma_a(const Pipeline& p, int x) {
   const TileLayout l = *transposed_mma_layout(type(x).shape, threads_);
   auto joins = [&](int r) {

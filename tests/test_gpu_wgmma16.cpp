@@ -116,9 +116,6 @@ TEST_CASE("emulated: E4 as C^T with X^T fed to wgmma from registers computes wha
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
       const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma16_cases::register_a_at(stages));
       REQUIRE(has(k.source, "ts_wgmma_bf16_rs_n" + std::to_string(bm) + "_t(r"));
-      // One dot and three stages or more: the next iteration's fragments
-      // computed while the group runs, kept apart by the wait.
-      CHECK(has(k.source, "ts_wgmma_wait0_keep") == (rows == 1 && stages != 2));
       gpu_host::HostKernel(ir, k).run(grid, args);
     });
   }

@@ -48,7 +48,7 @@ inline tl::gpu::CodegenOptions wgmma_at(int warps, int stages = 0, bool in_fligh
 // wgmma n = BM, 256 and 128, one and two row blocks (the second row block
 // past COUT: all masked), BK 32 and 64, two to four stages.
 inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int>> register_a_forms = {
-    {128, 128, 32, 2, 2, 0}, {256, 128, 32, 1, 3, 3}, {128, 128, 64, 2, 3, 2}, {64, 128, 32, 3, 2, 4}, {256, 128, 32, 1, 3, 4}, {128, 128, 64, 1, 2, 3}};
+    {128, 128, 32, 2, 2, 0}, {256, 128, 32, 1, 3, 3}, {128, 128, 64, 2, 3, 2}, {64, 128, 32, 3, 2, 4}};
 
 inline tl::gpu::CodegenOptions register_a_at(int stages) {
   tl::gpu::CodegenOptions cg = wgmma_at(8, stages);
