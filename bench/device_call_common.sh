@@ -37,3 +37,16 @@ memcheck_tests() {
     > "$OUT/$1.log" 2>&1
   log "$1: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/$1.log" | tail -1)"
 }
+# sass_check NAME COMPILE_ARGS...: `tilescope compile COMPILE_ARGS --cuda
+# --no-lines`, nvcc to a cubin for sm_90a, and the register hazard no test
+# can see (bench/sass_fragment_check.py: no wgmma A register written while
+# its group may be in flight), with ptxas's register count, to the summary.
+sass_check() {
+  local name=$1 cuda_bin
+  shift
+  cuda_bin=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")
+  "$TS" compile "$@" --cuda --no-lines > "$BUILD/$name.cu" &&
+    "$cuda_bin/nvcc" -arch=sm_90a -cubin -w -Xptxas -v -o "$BUILD/$name.cubin" "$BUILD/$name.cu" > "$BUILD/$name.ptxas" 2>&1 &&
+    "$cuda_bin/cuobjdump" -sass "$BUILD/$name.cubin" | python3 "$ROOT/bench/sass_fragment_check.py" > "$BUILD/${name}_sass.log" 2>&1
+  log "SASS check of $name: exit $? $(tr '\n' ' ' < "$BUILD/${name}_sass.log" 2>/dev/null) $(grep -o 'Used [0-9]* registers' "$BUILD/$name.ptxas" 2>/dev/null)"
+}

@@ -21,11 +21,7 @@ log "E4 register-A call on $(nvidia-smi --query-gpu=name --format=csv,noheader 2
 build_or_exit tilescope tilescope_tests
 gpu_tests tests 300 "GPU: E4 as C^T*,GPU: bf16 wgmma*"
 memcheck_tests memcheck 300 "GPU: E4 as C^T*"
-CUDA_BIN=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")
-"$TS" compile e4_rows --cuda --bench e4_rows_k100864 --variant 5 --warps 8 --wgmma --register-a --no-lines > "$BUILD/e4_ra.cu" &&
-  "$CUDA_BIN/nvcc" -arch=sm_90a -cubin -w -Xptxas -v -o "$BUILD/e4_ra.cubin" "$BUILD/e4_ra.cu" > "$BUILD/e4_ra.ptxas" 2>&1 &&
-  "$CUDA_BIN/cuobjdump" -sass "$BUILD/e4_ra.cubin" | python3 "$ROOT/bench/sass_fragment_check.py" > "$BUILD/e4_ra_sass.log" 2>&1
-log "SASS check of E4's register-A kernel: exit $? $(tr '\n' ' ' < "$BUILD/e4_ra_sass.log") $(grep -o 'Used [0-9]* registers' "$BUILD/e4_ra.ptxas")"
+sass_check e4_register_a e4_rows --bench e4_rows_k100864 --variant 5 --warps 8 --wgmma --register-a
 AB="$OUT/ab.log"
 : > "$AB"
 for round in 1 2; do
