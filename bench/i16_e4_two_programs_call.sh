@@ -4,6 +4,10 @@
 # X written to the stage or fed to wgmma from registers, against the tuned
 # form (BN 64 x 2), fixed configurations A/B/C twice, in one device call.
 #
+# Call 8 of the fifteenth round ran it at d40ac7e, where e4_rows listed that
+# block as its seventh variant; since a297596 it does not (it never won), and
+# `--variant 7` here names nothing.
+#
 # Usage from the repository root, .debs/ carried:  OUT=/tmp/e4t bench/i16_e4_two_programs_call.sh
 set -u -o pipefail
 # shellcheck source=bench/device_call_common.sh
