@@ -107,10 +107,11 @@ struct CodegenOptions {
   // fragment layout (the transposed MMA layout), fed to wgmma from
   // registers: B is never written to the stage nor read back by the tensor
   // cores; A's staged tile is wgmma's B. Where every MMA tile can take the
-  // transposed layout (B's N = 16 x warps). Off by default: with each
-  // iteration's dequantization and group one after the other, E4 ran 17 %
-  // slower this way (bench/RESULTS.md, fifteenth round); the overlap it
-  // needs is the next step.
+  // transposed layout (B's N = 16 x warps). Off by default: E4 ran 8-17 %
+  // slower this way, its iterations bound by their instructions, and in the
+  // fragment layout a thread reads each of its values' packed word, scale
+  // and minimum on its own, 4 times the reads of the runs of 8
+  // (bench/RESULTS.md, fifteenth round).
   bool wgmma_register_a = false;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
