@@ -50,3 +50,20 @@ sass_check() {
     "$cuda_bin/cuobjdump" -sass "$BUILD/$name.cubin" | python3 "$ROOT/bench/sass_fragment_check.py" > "$BUILD/${name}_sass.log" 2>&1
   log "SASS check of $name: exit $? $(tr '\n' ' ' < "$BUILD/${name}_sass.log" 2>/dev/null) $(grep -o 'Used [0-9]* registers' "$BUILD/$name.ptxas" 2>/dev/null)"
 }
+# ab_rounds "CASE FLAGS" CFG...: `tilescope bench --gpu --case CASE FLAGS CFG`
+# for each configuration CFG in turn, two rounds (A/B/A/B: a drift of the
+# host shows as a difference between rounds); output to $OUT/ab.log, each
+# row to the summary.
+ab_rounds() {
+  local what=$1 round cfg
+  shift
+  : > "$OUT/ab.log"
+  for round in 1 2; do
+    for cfg in "$@"; do
+      echo "=== round $round: $cfg" >> "$OUT/ab.log"
+      # shellcheck disable=SC2086
+      timeout 120 "$TS" bench --gpu --case $what $cfg >> "$OUT/ab.log" 2>&1
+      log "round $round, $what $cfg: exit $? $(grep -E "^${what%% *} " "$OUT/ab.log" | tail -1)"
+    done
+  done
+}

@@ -16,14 +16,5 @@ log "E4 two programs an SM on $(nvidia-smi --query-gpu=name --format=csv,noheade
 build_or_exit tilescope tilescope_tests
 gpu_tests tests 300 "GPU: E4 as C^T*"
 sass_check e4_bn128_register_a e4_rows --bench e4_rows_k100864 --variant 7 --warps 8 --wgmma --register-a
-AB="$OUT/ab.log"
-: > "$AB"
-for round in 1 2; do
-  for cfg in "--variant 6" "--variant 7" "--variant 7 --register-a"; do
-    echo "=== round $round: $cfg" >> "$AB"
-    # shellcheck disable=SC2086
-    timeout 120 "$TS" bench --gpu --case e4_rows_k100864 --warps 8 --wgmma $cfg >> "$AB" 2>&1
-    log "round $round, e4_rows_k100864 --warps 8 --wgmma $cfg: exit $? $(grep -E '^e4_rows' "$AB" | tail -1)"
-  done
-done
+ab_rounds "e4_rows_k100864 --warps 8 --wgmma" "--variant 6" "--variant 7" "--variant 7 --register-a"
 log "done"

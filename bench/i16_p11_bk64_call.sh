@@ -20,16 +20,7 @@ build_or_exit tilescope tilescope_tests
 gpu_tests tests 300 "GPU: p11 at BK 64*,GPU: wgmma as C^T*"
 memcheck_tests memcheck 300 "GPU: p11 at BK 64*,GPU: wgmma as C^T*"
 sass_check p11_bk64 11 --bench p11 --variant 2 --warps 8 --wgmma --tma --stages 2
-AB="$OUT/ab.log"
-: > "$AB"
-for round in 1 2; do
-  for cfg in "--variant 1 --stages 4" "--variant 2 --stages 2"; do
-    echo "=== round $round: $cfg" >> "$AB"
-    # shellcheck disable=SC2086
-    timeout 120 "$TS" bench --gpu --case p11 --warps 8 --wgmma --tma $cfg >> "$AB" 2>&1
-    log "round $round, p11 --warps 8 --wgmma --tma $cfg: exit $? $(grep -E '^p11' "$AB" | tail -1)"
-  done
-done
+ab_rounds "p11 --warps 8 --wgmma --tma" "--variant 1 --stages 4" "--variant 2 --stages 2"
 timeout 300 "$TS" bench --gpu --wgmma --case p11 --json-out "$OUT/bench.json" > "$OUT/bench.log" 2>&1
 log "tuned p11: exit $? $(grep -E '^p11' "$OUT/bench.log" | tail -1)"
 grep -A3 -E '^p11' "$OUT/bench.log" >> "$SUMMARY"

@@ -348,6 +348,8 @@ class Emitter {
   // C^T = B^T A^T with B^T from x's registers (Pipeline::wgmma_register_a)
   // and A's staged tile, at a_base, as wgmma's B.
   void wgmma_16bit_register_a(const ir::Instr& in, Pipeline& p, const std::string& a_base);
+  // Slots lo and hi of 16-bit register x as one 32-bit word, lo in the low half.
+  std::string packed_pair(int x, const std::string& lo, const std::string& hi);
   // How a 16-bit wgmma reads staged (or stage-written) operand x of `rows`
   // rows (m of A, n of B) and K columns, from `base`.
   struct Wgmma16Operand {
@@ -410,6 +412,10 @@ class Emitter {
   // Whether p's dots can all run wgmma from its staged loads (and, 16-bit,
   // from registers).
   bool wgmma_fits(const Pipeline& p) const;
+  // Whether wgmma reads dot operand x, staged as `sl` (through a transpose
+  // or not), by descriptor, k being x's axis k_axis: tf32 K-major only;
+  // 16-bit either way, as its first use staged it.
+  bool wgmma_reads_staged(const StagedLoad& sl, int x, bool transposed, size_t k_axis, bool tf32) const;
   // A wgmma pipeline's stage layout: its staged tiles (core matrices or
   // swizzled rows; `register_read` keeps its padded rows) and its operands
   // from registers (Pipeline::reg_n_major).
@@ -516,6 +522,15 @@ class Emitter {
   // layout; everything else is striped.
   void assign_layouts();
   void assign_row_runs();
+  // The registers x is computed from along with it, x included: back from
+  // x's definition through each argument `reach` joins, not past a
+  // definition whose op `through` refuses (a move that reads its source at
+  // any layout's elements). nullopt once `reach` aborts on an argument.
+  // (The layout passes that extend a layout over an operand's producers:
+  // assign_row_runs, vectorize_register_operand, hold_as_wgmma_a.)
+  enum class Reach { skip, join, abort };
+  std::optional<std::set<int>> computed_from(int x, const std::function<Reach(int)>& reach,
+                                             const std::function<bool(ir::Op)>& through) const;
   // Whether reduce_tree reads `in`'s source in its own layout (runs of
   // len / 32 along the rows) rather than the striped one.
   bool reduces_row_runs(const ir::Instr& in) const;

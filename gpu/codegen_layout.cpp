@@ -101,6 +101,26 @@ int64_t row_run_length(const ir::Shape& s, int64_t threads) {
 
 }  // namespace
 
+std::optional<std::set<int>> Emitter::computed_from(int x, const std::function<Reach(int)>& reach,
+                                                    const std::function<bool(ir::Op)>& through) const {
+  std::set<int> set = {x};
+  std::vector<int> work = {x};
+  while (!work.empty()) {
+    const ir::Instr& in = *def_of_[work.back()];
+    work.pop_back();
+    if (!through(in.op)) continue;
+    for (int a : in.args) {
+      if (set.count(a)) continue;
+      const Reach r = reach(a);
+      if (r == Reach::abort) return std::nullopt;
+      if (r == Reach::skip) continue;
+      set.insert(a);
+      work.push_back(a);
+    }
+  }
+  return set;
+}
+
 bool Emitter::reduces_row_runs(const ir::Instr& in) const {
   if (in.op != ir::Op::Reduce) return false;
   const int src = in.args[0];
@@ -140,23 +160,16 @@ void Emitter::assign_row_runs() {
       return is_elementwise(op) || op == ir::Op::Broadcast;
     };
     if (!joins(src)) continue;
-    std::set<int> run = {src};
-    std::vector<int> work = {src};
+    std::optional<std::set<int>> computed = computed_from(
+        src,
+        [&](int a) {
+          if (type(a).shape.empty() || ir::numel(type(a).shape) != n || index_arithmetic(a)) return Reach::skip;
+          return joins(a) ? Reach::join : Reach::abort;
+        },
+        [](ir::Op op) { return op != ir::Op::Broadcast; });  // a broadcast reads its source at any layout's elements
+    if (!computed) continue;
+    const std::set<int>& run = *computed;
     bool whole = true;
-    while (!work.empty() && whole) {
-      const ir::Instr& in = *def_of_[work.back()];
-      work.pop_back();
-      if (in.op == ir::Op::Broadcast) continue;  // reads its source at any layout's elements
-      for (int a : in.args) {
-        if (run.count(a) || type(a).shape.empty() || ir::numel(type(a).shape) != n || index_arithmetic(a)) continue;
-        if (!joins(a)) {
-          whole = false;
-          break;
-        }
-        run.insert(a);
-        work.push_back(a);
-      }
-    }
     for (int r : run)
       for (const ir::Instr* u : uses[r]) {
         const bool reads_any = u->op == ir::Op::Broadcast || u->op == ir::Op::Reshape || u->op == ir::Op::Permute;

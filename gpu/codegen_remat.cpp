@@ -128,8 +128,9 @@ bool Emitter::try_remat_move(const ir::Instr& in, int64_t period) {
   std::vector<std::string> named;
   for (size_t i = 0; i < ds.size(); ++i) named.push_back("ts_mc" + std::to_string(i));
   if (!direct) period = 0;  // the period's reads are at the same coordinates
-  if (ok && !direct && !remat_instr(in, named, 0)) ok = at_element(element(ld, slot)).has_value();
-  if (ok && !direct && remat_instr(in, named, 0)) {
+  const bool by_name = !direct && remat_instr(in, named, 0).has_value();
+  if (ok && !direct && !by_name) ok = at_element(element(ld, slot)).has_value();
+  if (ok && by_name) {
     declare(in.dst);
     for_slots(ld.slots, [&](const std::string& s) {
       open("");

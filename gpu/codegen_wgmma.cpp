@@ -126,6 +126,11 @@ void Emitter::wgmma_tf32(const ir::Instr& in, Pipeline& p, const std::string& a_
   end_wgmma_group(p, in);
 }
 
+std::string Emitter::packed_pair(int x, const std::string& lo, const std::string& hi) {
+  const std::string bits = type(x).dtype == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
+  return "ts_pack2(" + bits + at(x, lo) + "), " + bits + at(x, hi) + "))";
+}
+
 // A 16-bit wgmma operand from registers (wgmma_fits), written through `var`
 // (its stage region, as 16-bit words) by the first dot of an iteration that
 // reads it (dot_mma_fragments): as K-major core
@@ -143,8 +148,7 @@ void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const st
   auto words_of = [&](int64_t first) {
     std::string words;
     for (int64_t w = 0; w < 4; ++w)
-      words += std::string(w ? ", " : "") + "ts_pack2(" + as_bits + at(x, std::to_string(first + 2 * w)) + "), " + as_bits +
-               at(x, std::to_string(first + 2 * w + 1)) + "))";
+      words += std::string(w ? ", " : "") + packed_pair(x, std::to_string(first + 2 * w), std::to_string(first + 2 * w + 1));
     return words;
   };
   // N-major: element (k, n) at (n / 64) * 64K + k * 64 + ((n % 64 / 8) ^ (k & 7)) * 8 + n % 8;
@@ -277,13 +281,12 @@ void Emitter::wgmma_16bit_register_a(const ir::Instr& in, Pipeline& p, const std
   wgmma16_rs_helpers_.insert({M, bf16, B.mn_major});
   const std::string fn = std::string("ts_wgmma_") + (bf16 ? "bf16" : "f16") + "_rs_n" + std::to_string(M) + "_" +
                          (B.mn_major ? "t" : "n");
-  const std::string bits = bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
   line("uint32_t ts_xa[" + std::to_string(K / 16) + "][4];");
   for (int64_t kk = 0; kk < K / 16; ++kk)
     for (int64_t j = 0; j < 4; ++j) {
       const int64_t lo = 8 * kk + 2 * j;
-      line("ts_xa[" + std::to_string(kk) + "][" + std::to_string(j) + "] = ts_pack2(" + bits + at(x, std::to_string(lo)) +
-           "), " + bits + at(x, std::to_string(lo + 1)) + "));");
+      line("ts_xa[" + std::to_string(kk) + "][" + std::to_string(j) + "] = " +
+           packed_pair(x, std::to_string(lo), std::to_string(lo + 1)) + ";");
     }
   line("ts_wgmma_fence();");
   for (int64_t kk = 0; kk < K / 16; ++kk)

@@ -27,7 +27,7 @@ void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
     // Rows longer than 128 bytes go in 128-byte columns side by side
     // (staged_offset): an M- or N-major 16-bit operand, or a tf32 one's
     // K-major rows of BK 64 and up (a k8 step past the first column
-    // continues in the next one: wgmma_k_offset).
+    // continues in the next one: tf32_k_offset).
     s.swizzle128 = row_bytes == 128 || (row_bytes % 128 == 0 && (half ? !s.k_inner : s.k_inner));
     any_swizzle |= s.swizzle128;
     if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
@@ -85,19 +85,17 @@ void Emitter::vectorize_register_operand(const Pipeline& p, int x) {
     return is_elementwise(op) || op == ir::Op::Reshape || op == ir::Op::Broadcast;
   };
   if (!joins(x)) return;
-  std::set<int> run = {x};
-  std::vector<int> work = {x};
-  while (!work.empty()) {
-    const ir::Instr& in = *def_of_[work.back()];
-    work.pop_back();
-    if (in.op == ir::Op::Broadcast) continue;
-    for (int a : in.args)
-      if (!run.count(a) && joins(a)) {
-        run.insert(a);
-        work.push_back(a);
-      }
-  }
-  for (int r : run) layouts_[r].vec = V;
+  const std::optional<std::set<int>> run = computed_from(
+      x, [&](int a) { return joins(a) ? Reach::join : Reach::skip; }, [](ir::Op op) { return op != ir::Op::Broadcast; });
+  for (int r : *run) layouts_[r].vec = V;
+}
+
+bool Emitter::wgmma_reads_staged(const StagedLoad& sl, int x, bool transposed, size_t k_axis, bool tf32) const {
+  if (sl.outer % 8 != 0) return false;
+  const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
+  // The instruction's transpose bits serve 16-bit operands only.
+  if (tf32) return sl.inner_axis == k_in_load;
+  return (sl.inner_axis == k_in_load) == sl.k_inner && (sl.k_inner || sl.inner % 8 == 0);
 }
 
 bool Emitter::wgmma_fits(const Pipeline& p) const {
@@ -124,14 +122,7 @@ bool Emitter::wgmma_fits(const Pipeline& p) const {
       }
       bool transposed = false;
       const StagedLoad* sl = staged_operand_in(p, x, &transposed);
-      if (!sl || sl->outer % 8 != 0) return false;
-      const size_t k_axis = i == 0 ? 1 : 0;
-      const int k_in_load = transposed ? static_cast<int>(def_of_[x]->dims[k_axis]) : static_cast<int>(k_axis);
-      // tf32 wgmma reads K-major operands only; 16-bit ones either way
-      // (the instruction's transpose bits), each as its first use staged it.
-      if (tf32 && sl->inner_axis != k_in_load) return false;
-      if (half && (sl->inner_axis == k_in_load) != sl->k_inner) return false;
-      if (half && !sl->k_inner && sl->inner % 8 != 0) return false;
+      if (!sl || !wgmma_reads_staged(*sl, x, transposed, i == 0 ? 1 : 0, tf32)) return false;
     }
   }
   return any;
@@ -190,13 +181,10 @@ std::optional<int> Emitter::wgmma_register_a_operand(const Pipeline& p) const {
     bool t = false;
     const ir::Shape& as = type(in.args[0]).shape;
     const StagedLoad* a = staged_operand_in(p, in.args[0], &t);
-    if (in.args[1] != x || !directly_in(*p.loop->body, &in) || !a || as.size() != 2 || as[0] % 8 != 0 || as[0] > 256) {
+    // A's staged tile is wgmma's B, by descriptor as it was staged.
+    if (in.args[1] != x || !directly_in(*p.loop->body, &in) || !a || as.size() != 2 || as[0] % 8 != 0 || as[0] > 256 ||
+        !wgmma_reads_staged(*a, in.args[0], t, 1, false))
       ok = false;
-      return;
-    }
-    // A's staged tile is wgmma's B, by descriptor as it was staged (wgmma_fits's rules).
-    const int k_in_load = t ? static_cast<int>(def_of_[in.args[0]]->dims[1]) : 1;
-    if (a->outer % 8 != 0 || (a->inner_axis == k_in_load) != a->k_inner || (!a->k_inner && a->inner % 8 != 0)) ok = false;
   });
   if (!ok || dots == 0 || !transposed_mma_layout(xs, threads_)) return std::nullopt;
   for (size_t r = 0; r < layouts_.size(); ++r)
@@ -213,21 +201,12 @@ void Emitter::hold_as_wgmma_a(const Pipeline& p, int x) {
     const ir::Op op = def_of_[r]->op;
     return is_elementwise(op) || op == ir::Op::Reshape || op == ir::Op::Broadcast;
   };
-  std::set<int> held = {x};
-  std::vector<int> work = {x};
-  while (!work.empty()) {
-    const ir::Instr& in = *def_of_[work.back()];
-    work.pop_back();
-    // A move reads its source at the layout's elements (remat, or through
-    // shared memory); the source keeps its own layout.
-    if (in.op == ir::Op::Broadcast || in.op == ir::Op::Reshape) continue;
-    for (int a : in.args)
-      if (!held.count(a) && joins(a)) {
-        held.insert(a);
-        work.push_back(a);
-      }
-  }
-  for (int r : held) layouts_[r] = l;
+  // A move reads its source at the layout's elements (remat, or through
+  // shared memory); the source keeps its own layout.
+  const std::optional<std::set<int>> held = computed_from(
+      x, [&](int a) { return joins(a) ? Reach::join : Reach::skip; },
+      [](ir::Op op) { return op != ir::Op::Broadcast && op != ir::Op::Reshape; });
+  for (int r : *held) layouts_[r] = l;
 }
 
 bool Emitter::wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const {

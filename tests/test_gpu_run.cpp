@@ -69,6 +69,14 @@ tl::gpu::LoadedKernel load_for(tl::gpu::CudaDriver& d, const tl::gpu::LoweredKer
     return;                                             \
   }
 
+// GPU_OR_SKIP, and the test skipped but on sm_90a, which `what` needs.
+#define SM90A_OR_SKIP(d, what)                                                          \
+  GPU_OR_SKIP(d);                                                                      \
+  if (d->device().arch() != "sm_90a") {                                                \
+    WARN("[SKIP] " << what << " needs sm_90a, this GPU is " << d->device().arch());    \
+    return;                                                                            \
+  }
+
 }  // namespace
 
 TEST_CASE("a puzzle launch for the viewer gives every buffer's values, or why not", "[gpu][run]") {
@@ -205,11 +213,7 @@ TEST_CASE("the tensor cores read f32 operands as the interpreter's tf32 truncate
 // through the TMA unit (out-of-bounds boxes zero-filled) and at K = 78,
 // whose rows the TMA unit cannot stride, through the kernel's cp.async form.
 TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]") {
-  GPU_OR_SKIP(d);
-  if (d->device().arch() != "sm_90a") {
-    WARN("[SKIP] TMA with wgmma needs sm_90a, this GPU is " << d->device().arch());
-    return;
-  }
+  SM90A_OR_SKIP(d, "TMA with wgmma");
   for (auto [name, warps, stages, K] : {std::tuple{"e1_v1", 4, 2, 80}, std::tuple{"e1_v1", 4, 4, 80},
                                         std::tuple{"e1_v1_128", 8, 3, 80}, std::tuple{"e1_v1_128", 8, 3, 78}}) {
     const tl::gpu::BenchCase c = dot_cases::bench_case_at(name, 70, 100, K);
@@ -236,11 +240,7 @@ TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]")
 // on the hardware, at the forms the emulated test runs; compute-sanitizer
 // memcheck runs this test too (bench/i16_p11_call.sh).
 TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", "[gpu][run]") {
-  GPU_OR_SKIP(d);
-  if (d->device().arch() != "sm_90a") {
-    WARN("[SKIP] wgmma needs sm_90a, this GPU is " << d->device().arch());
-    return;
-  }
+  SM90A_OR_SKIP(d, "wgmma");
   dot_cases::check_transposed_forms([&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args,
                                          const tl::gpu::LoweredKernel& lowered, int64_t) {
     REQUIRE(lowered.source.find("ts_wgmma_tf32_rs_n") != std::string::npos);
@@ -252,11 +252,7 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
 // (test_gpu_wgmma16.cpp): the descriptors' M- and N-major readings and
 // swizzles, and E4's X from registers; memcheck runs it too.
 TEST_CASE("GPU: bf16 wgmma computes what the interpreter computes", "[gpu][run]") {
-  GPU_OR_SKIP(d);
-  if (d->device().arch() != "sm_90a") {
-    WARN("[SKIP] wgmma needs sm_90a, this GPU is " << d->device().arch());
-    return;
-  }
+  SM90A_OR_SKIP(d, "wgmma");
   wgmma16_cases::check_layout_forms([&](const tl::ir::Kernel& ir, const tl::gpu::LoweredKernel& k, tl::Grid grid,
                                         const std::vector<tl::Arg>& args) {
     tl::gpu::run_on_device(*d, load_for(*d, k), ir, grid, args);
@@ -354,11 +350,7 @@ TEST_CASE("GPU: the autotuner times every variant from one set of inputs and rep
 // E4 as C^T with X^T fed to wgmma from registers on the hardware, at the
 // forms the emulated test runs; compute-sanitizer memcheck runs it too.
 TEST_CASE("GPU: E4 as C^T with X^T fed to wgmma from registers computes what the interpreter computes", "[gpu][run]") {
-  GPU_OR_SKIP(d);
-  if (d->device().arch() != "sm_90a") {
-    WARN("[SKIP] wgmma needs sm_90a, this GPU is " << d->device().arch());
-    return;
-  }
+  SM90A_OR_SKIP(d, "wgmma");
   for (auto [bm, bn, bk, rows, split, stages] : wgmma16_cases::register_a_forms) {
     const tl::gpu::BenchCase c = wgmma16_cases::e4_rows_at(bm, bn, bk, rows, split);
     INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
@@ -375,11 +367,7 @@ TEST_CASE("GPU: E4 as C^T with X^T fed to wgmma from registers computes what the
 // where the TMA unit cannot stride the rows. compute-sanitizer memcheck runs
 // this test too.
 TEST_CASE("GPU: p11 at BK 64, a TMA box per 128-byte column, computes what the interpreter computes", "[gpu][run]") {
-  GPU_OR_SKIP(d);
-  if (d->device().arch() != "sm_90a") {
-    WARN("[SKIP] TMA with wgmma needs sm_90a, this GPU is " << d->device().arch());
-    return;
-  }
+  SM90A_OR_SKIP(d, "TMA with wgmma");
   for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_wide_k_tma_forms) {
     const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
     INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
@@ -401,11 +389,7 @@ TEST_CASE("GPU: p11 at BK 64, a TMA box per 128-byte column, computes what the i
 // at the forms the emulated test runs (tails, an odd grid axis, rows the
 // TMA unit cannot stride); compute-sanitizer memcheck runs this test too.
 TEST_CASE("GPU: clusters sharing p11's x tile by TMA multicast compute what the interpreter computes", "[gpu][run]") {
-  GPU_OR_SKIP(d);
-  if (d->device().arch() != "sm_90a") {
-    WARN("[SKIP] TMA multicast with wgmma needs sm_90a, this GPU is " << d->device().arch());
-    return;
-  }
+  SM90A_OR_SKIP(d, "TMA multicast with wgmma");
   for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_cluster_forms) {
     const tl::gpu::BenchCase c = dot_cases::p11_sized(b0, b1, bk, n0, n1, n2, mid);
     INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
