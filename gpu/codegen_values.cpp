@@ -259,13 +259,38 @@ std::string Emitter::cast_expr(DType from, DType to, const std::string& x) {
   return narrow(to, f);
 }
 
+// Whether every element of i32 register r is known to lie in [0, limit):
+// r is a constant there, or an `and` with one, through copies, broadcasts
+// and reshapes (E4's codes: (word >> shift) & 3).
+bool Emitter::nonneg_below(int r, int64_t limit) const {
+  for (int depth = 0; depth < 16 && def_count_[r] == 1 && def_of_[r]; ++depth) {
+    const ir::Instr& in = *def_of_[r];
+    if (type(r).dtype != DType::i32) return false;
+    if (in.op == ir::Op::Copy || in.op == ir::Op::Broadcast || in.op == ir::Op::Reshape) {
+      r = in.args[0];
+      continue;
+    }
+    auto small = [&](int c) {
+      std::optional<TensorMapSpec::Value> v = launch_value(c);
+      return v && v->param < 0 && v->constant >= 0 && v->constant < limit;
+    };
+    if (in.op == ir::Op::Const) return small(r);
+    if (in.op == ir::Op::And) return small(in.args[0]) || small(in.args[1]);
+    return false;
+  }
+  return false;
+}
+
 std::string Emitter::elementwise_expr(const ir::Instr& in, const std::vector<std::string>& args) const {
   using ir::Op;
   const DType d = type(in.args[0]).dtype;  // operand dtype (Where: the condition's)
   const DType out = type(in.dst).dtype;
   switch (in.op) {
     case Op::Copy: return args[0];
-    case Op::Cast: return in.rounding == ir::Rounding::rtz ? cast_rtz_expr(d, out, args[0]) : cast_expr(d, out, args[0]);
+    case Op::Cast:
+      if (d == DType::i32 && out == DType::f32 && nonneg_below(in.args[0], int64_t{1} << 23))
+        return "ts_u23_to_f32(" + args[0] + ")";  // E4's 2-bit codes
+      return in.rounding == ir::Rounding::rtz ? cast_rtz_expr(d, out, args[0]) : cast_expr(d, out, args[0]);
     case Op::Bitcast: return "ts_bitcast<" + cuda_register_type(out) + ">(" + args[0] + ")";
     case Op::PtrAdd: {
       // Element offsets: signed ones sign-extend, unsigned ones zero-extend.

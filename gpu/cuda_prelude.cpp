@@ -497,6 +497,17 @@ TS_INLINE void ts_prefetch_l1(const void* p) {
 }
 // Two 16-bit values, lo first in memory, as one fragment word.
 TS_INLINE uint32_t ts_pack2(unsigned short lo, unsigned short hi) { return (uint32_t)lo | ((uint32_t)hi << 16); }
+#ifndef TS_NO_16BIT
+// Two f32 values rounded to nearest even as one fragment word, lo first, by
+// one paired conversion (cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32): each value
+// rounds exactly as __float2bfloat16_rn / __float2half_rn rounds it alone.
+TS_INLINE uint32_t ts_pack2_bf16_rn(float lo, float hi) { return ts_bitcast<uint32_t>(__floats2bfloat162_rn(lo, hi)); }
+TS_INLINE uint32_t ts_pack2_f16_rn(float lo, float hi) { return ts_bitcast<uint32_t>(__floats2half2_rn(lo, hi)); }
+#endif
+// An i32 known to lie in [0, 2^23) as f32, exactly, without the conversion
+// unit (a quarter-rate pipe): below 2^23's exponent its bits read 2^23 + x,
+// and the subtraction is exact.
+TS_INLINE float ts_u23_to_f32(int32_t x) { return ts_bitcast<float>(x | 0x4B000000) - 8388608.0f; }
 
 // A read the compiler may neither drop nor move (CodegenOptions::every_load):
 // a volatile access of the same bytes, whatever the element type.

@@ -38,7 +38,11 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   CHECK(has(k.source, "}, %128, %129, p, 1, 1, 1, 0;"));
   CHECK(has(body, "ts_wgmma_bf16_n256_tn(r"));
   CHECK(has(body, "ts_wgmma_desc_sw128_mn(sa + ts_wg * 2048 + 1024, 4096), ts_wgmma_desc(sb + 128, 128, 512));"));
-  CHECK(has(body, "ts_st_shared16(sb + (tid >> 3) * 256 + 64 + (tid & 7) * 8, ts_pack2("));
+  // The dequantized values go to bf16 two at a time, from their f32 values
+  // (one paired conversion per word), and the 2-bit codes to f32 without
+  // the conversion unit.
+  CHECK(has(body, "ts_st_shared16(sb + (tid >> 3) * 256 + 64 + (tid & 7) * 8, ts_pack2_bf16_rn(r"));
+  CHECK(has(body, "= ts_u23_to_f32(r"));
   CHECK(has(body, "(ts_i) / 64 * 2048 + (ts_o) * 64 + ((((ts_i) % 64) / 8) ^ ((ts_o) & 7)) * 8;"));
   CHECK(body.find("ts_fence_proxy_async();") > body.find("ts_st_shared16(sb"));
   CHECK(has(body, "ts_wgmma_wait<1>();"));
@@ -104,6 +108,23 @@ TEST_CASE("emulated: E4 by bf16 wgmma computes what the interpreter computes", "
       const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma_at(8, stages, in_flight));
       REQUIRE(has(k.source, "ts_wgmma_bf16_n" + std::to_string(bn) + suffix));
       gpu_host::HostKernel(ir, k).run(grid, args);
+    });
+  }
+}
+
+TEST_CASE("emulated: E4 with dY copied by TMA computes what the interpreter computes", "[gpu][emulated]") {
+  // e4_rows masks its rows by K (the tensor's bound), so dY's tiles are
+  // rectangles the TMA unit copies, a box per 128-byte column.
+  for (auto [bn, bk, rows, stages, cout] : wgmma16_cases::e4_tma_forms) {
+    const tl::gpu::BenchCase c = e4_rows_at(128, bn, bk, rows, 3, 300, cout);
+    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma16_cases::e4_tma_at(stages));
+      REQUIRE(k.tensor_maps.size() == static_cast<size_t>(rows));  // one a row block's dY tile
+      REQUIRE(has(k.source, "a box per 128-byte column"));
+      gpu_host::HostKernel h(ir, k);
+      h.run(grid, args);
+      CHECK(h.tma_used() == (cout * 2 % 16 == 0));
     });
   }
 }

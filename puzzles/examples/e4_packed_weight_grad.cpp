@@ -162,7 +162,10 @@ void rows_kernel(tl::Ptr dY, tl::Ptr P, tl::Ptr S, tl::Ptr Mn, tl::Ptr dW, tl::I
   }
   for (auto k : tl::range(k_lo, k_hi, BK)) {
     auto ks = k + tl::arange(0, BK);
-    auto k_ok = ks < k_hi;
+    // Against K, not k_hi: a slice is whole BK steps, so only the last one's
+    // last step has rows past its end, and there k_hi is K. A tile masked by
+    // the tensor's own bounds is one the GPU back end may copy by TMA.
+    auto k_ok = ks < K;
     auto x = dequantized_tile(P, S, Mn, cols, ks, k_ok, BK, BN);  // once for all ROW_BLOCKS dots
     for (int r = 0; r < ROW_BLOCKS; ++r) {
       auto dy = tl::load(dY + ks.col() * COUT + outs[r].row(), k_ok.col() & (outs[r] < COUT).row(), 0.0f);  // [BK, BM]
