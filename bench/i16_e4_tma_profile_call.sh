@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Issue 16, sixteenth round: where E4's TMA form waits, in one call of the
+# device tool. Nsight Compute on e4_rows at K = 100864, BN 64 x 2 row blocks
+# with dY by TMA (the tuned form of call 1): speed of light, warp states with
+# every stall reason, scheduler statistics, the instruction mix, and the SASS
+# with each instruction's stall samples (the report's source page). Then
+# BK 64 against BK 32 at the same blocks (A/B/A/B). Files in $OUT:
+# summary.txt, ncu_e4_tma.txt, ncu_e4_tma_sass.csv, ab.log.
+#
+# Usage from the repository root, .debs/ carried:  OUT=/tmp/e4tp bench/i16_e4_tma_profile_call.sh
+set -u -o pipefail
+# shellcheck source=bench/device_call_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
+
+log "E4 TMA profile call on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+build_or_exit tilescope
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+timeout 240 "$NCU" --section SpeedOfLight --section WarpStateStats --section InstructionStats --section Occupancy \
+  --section SchedulerStats --section ComputeWorkloadAnalysis --section SourceCounters --print-details all \
+  -k regex:e4_weight_grad_rows --launch-skip 3 --launch-count 1 -o "$BUILD/e4_tma" -f \
+  "$TS" bench --gpu --case e4_rows_k100864 --warps 8 --wgmma --tma --variant 6 --runs 100 --warmup 1 > "$OUT/ncu_e4_tma.txt" 2>&1
+log "ncu e4 tma: exit $? $(grep -E 'Duration|Issue Slots Busy|Executed Instructions  |Warp Cycles Per Issued|No Eligible' "$OUT/ncu_e4_tma.txt" | tr -s ' ' | tr '\n' ';')"
+timeout 120 "$NCU" --import "$BUILD/e4_tma.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_e4_tma_sass.csv" 2>&1
+log "source page: exit $? $(wc -l < "$OUT/ncu_e4_tma_sass.csv") lines"
+ab_rounds "e4_rows_k100864 --warps 8 --wgmma --tma" "--variant 6" "--variant 7"
+log "done"
