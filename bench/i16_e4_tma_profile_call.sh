@@ -4,7 +4,8 @@
 # with dY by TMA (the tuned form of call 1): speed of light, warp states with
 # every stall reason, scheduler statistics, the instruction mix, and the SASS
 # with each instruction's stall samples (the report's source page). Then
-# BK 64 against BK 32 at the same blocks (A/B/A/B). Files in $OUT:
+# BK 64 against BK 32 at the same blocks (A/B/A/B): BK 64 was the bench's
+# variant 7 at 2df9e18, where this ran; it lost and left the tuner. Files in $OUT:
 # summary.txt, ncu_e4_tma.txt, ncu_e4_tma_sass.csv, ab.log.
 #
 # Usage from the repository root, .debs/ carried:  OUT=/tmp/e4tp bench/i16_e4_tma_profile_call.sh

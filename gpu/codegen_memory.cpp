@@ -106,7 +106,8 @@ void Emitter::atomic_add(const ir::Instr& in) {
     std::string cond = guard;
     if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
     line(at(in.dst, s) + " = " + zero + ";  // tl::: masked lanes return 0");
-    std::string add = at(in.dst, s) + " = ts_atomic_add(" + at(ptr, s) + ", " + at(value, s) + ");";
+    std::string add = at(in.dst, s) + " = ts_atomic_add<" + std::to_string(static_cast<int>(in.sem)) + ", " +
+                      std::to_string(static_cast<int>(in.scope)) + ">(" + at(ptr, s) + ", " + at(value, s) + ");";
     line(cond.empty() ? add : "if (" + cond + ") " + add);
   });
   if (guard.empty()) return;

@@ -220,9 +220,16 @@ bool Emitter::one_column_a_thread(int x) const {
 //   (2048 bytes) on, SBO 1024 between 8-row groups, LBO between columns;
 // - M- or N-major core matrices (8 k rows x 8 values along the row): a k16
 //   step 2 row groups on, LBO between them, SBO 128 between 8-value blocks.
+//
+// The offset (in 16-bit values, a multiple of 8: whole 16-byte units) is
+// added to the base's descriptor, not to its pointer: the start address
+// field is the shared address in 16-byte units, which no offset inside
+// shared memory carries out of, so one descriptor of the base serves every
+// k step and warpgroup (NVVM cannot fold the masked shift of a sum; a
+// descriptor a wgmma cost about six instructions).
 std::string Emitter::Wgmma16Operand::descriptor(const std::string& offset) const {
   const std::string f = !swizzled ? "ts_wgmma_desc(" : mn_major ? "ts_wgmma_desc_sw128_mn(" : "ts_wgmma_desc_sw128(";
-  return f + at + " + " + offset + tail;
+  return "(" + f + at + tail + " + (uint64_t)((" + offset + ") >> 3))";
 }
 
 Emitter::Wgmma16Operand Emitter::wgmma16_operand(const Pipeline& p, int x, const std::string& base, int64_t rows,

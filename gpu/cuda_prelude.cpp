@@ -144,37 +144,47 @@ TS_INLINE float ts_fmin_nan(float a, float b) { return (a != a || b != b) ? a + 
 TS_INLINE double ts_fmax_nan(double a, double b) { return (a != a || b != b) ? a + b : fmax(a, b); }
 TS_INLINE double ts_fmin_nan(double a, double b) { return (a != a || b != b) ? a + b : fmin(a, b); }
 
-// atomic_add with the default sem = acq_rel, scope = gpu (SEMANTICS 9);
-// CUDA's atomicAdd would be relaxed. Returns the old value. (Tests that run
+// atomic_add(ptr, val, mask, sem, scope) (SEMANTICS 9): SEM ir::MemSem
+// (acq_rel, the default, acquire, release, relaxed), SCOPE ir::MemScope
+// (gpu, the default, cta, sys), spelled into the PTX atom as Triton's
+// lowering spells them; CUDA's atomicAdd would be relaxed. A relaxed add
+// carries no fence, where acq_rel brackets each element's add with fences:
+// split-K sums (E4) want relaxed. Returns the old value. (Tests that run
 // generated kernels on the CPU define TS_HOST_ATOMICS and bring their own.)
 #ifndef TS_HOST_ATOMICS
-#define TS_ATOM(T, PTX, C)                                                                   \
-  TS_INLINE T ts_atomic_add(T* p, T v) {                                                     \
-    T old;                                                                                   \
-    asm volatile("atom.acq_rel.gpu.add." PTX " %0, [%1], %2;" : "=" C(old) : "l"(p), C(v) : "memory"); \
-    return old;                                                                              \
+#define TS_ATOM_CASE(SEM_I, SCOPE_I, SEM_S, SCOPE_S, PTX, C, IN) \
+  if constexpr (SEM == SEM_I && SCOPE == SCOPE_I)                 \
+    asm volatile("atom." SEM_S "." SCOPE_S ".add." PTX " %0, [%1], %2;" : "=" C(old) : "l"(p), C(IN) : "memory");
+#define TS_ATOM_SCOPES(SEM_I, SEM_S, PTX, C, IN)         \
+  TS_ATOM_CASE(SEM_I, 0, SEM_S, "gpu", PTX, C, IN)       \
+  TS_ATOM_CASE(SEM_I, 1, SEM_S, "cta", PTX, C, IN)       \
+  TS_ATOM_CASE(SEM_I, 2, SEM_S, "sys", PTX, C, IN)
+#define TS_ATOM(T, PTX, C, IN, U, BACK)                                    \
+  template <int SEM, int SCOPE> TS_INLINE T ts_atomic_add(T* p, T v) {     \
+    U old = 0;                                                             \
+    TS_ATOM_SCOPES(0, "acq_rel", PTX, C, IN)                               \
+    TS_ATOM_SCOPES(1, "acquire", PTX, C, IN)                               \
+    TS_ATOM_SCOPES(2, "release", PTX, C, IN)                               \
+    TS_ATOM_SCOPES(3, "relaxed", PTX, C, IN)                               \
+    return BACK(old);                                                      \
   }
-TS_ATOM(int32_t, "s32", "r")
-TS_ATOM(uint32_t, "u32", "r")
-TS_ATOM(uint64_t, "u64", "l")
-TS_ATOM(float, "f32", "f")
-TS_ATOM(double, "f64", "d")
-#undef TS_ATOM
-TS_INLINE int64_t ts_atomic_add(int64_t* p, int64_t v) {  // two's complement: u64 adds the same bits
-  return (int64_t)ts_atomic_add((uint64_t*)p, (uint64_t)v);
+#define TS_ATOM_SAME(x) (x)
+TS_ATOM(int32_t, "s32", "r", v, int32_t, TS_ATOM_SAME)
+TS_ATOM(uint32_t, "u32", "r", v, uint32_t, TS_ATOM_SAME)
+TS_ATOM(uint64_t, "u64", "l", v, uint64_t, TS_ATOM_SAME)
+TS_ATOM(float, "f32", "f", v, float, TS_ATOM_SAME)
+TS_ATOM(double, "f64", "d", v, double, TS_ATOM_SAME)
+template <int SEM, int SCOPE> TS_INLINE int64_t ts_atomic_add(int64_t* p, int64_t v) {  // two's complement: u64 adds the same bits
+  return (int64_t)ts_atomic_add<SEM, SCOPE>((uint64_t*)p, (uint64_t)v);
 }
 #ifndef TS_NO_16BIT
-TS_INLINE __half ts_atomic_add(__half* p, __half v) {
-  unsigned short old;
-  asm volatile("atom.acq_rel.gpu.add.noftz.f16 %0, [%1], %2;" : "=h"(old) : "l"(p), "h"(__half_as_ushort(v)) : "memory");
-  return __ushort_as_half(old);
-}
-TS_INLINE __nv_bfloat16 ts_atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) {
-  unsigned short old;
-  asm volatile("atom.acq_rel.gpu.add.noftz.bf16 %0, [%1], %2;" : "=h"(old) : "l"(p), "h"(__bfloat16_as_ushort(v)) : "memory");
-  return __ushort_as_bfloat16(old);
-}
+TS_ATOM(__half, "noftz.f16", "h", __half_as_ushort(v), unsigned short, __ushort_as_half)
+TS_ATOM(__nv_bfloat16, "noftz.bf16", "h", __bfloat16_as_ushort(v), unsigned short, __ushort_as_bfloat16)
 #endif
+#undef TS_ATOM
+#undef TS_ATOM_SAME
+#undef TS_ATOM_SCOPES
+#undef TS_ATOM_CASE
 #endif
 
 // The other atomics (issue 15): K is ir::AtomicKind (max, min, and, or,

@@ -66,10 +66,11 @@ inline float __fmul_rn(float a, float b) { return a * b; }
 inline double __dadd_rn(double a, double b) { return a + b; }
 inline double __dmul_rn(double a, double b) { return a * b; }
 
-// atomic_add: one lock for every address is slow but exact.
+// atomic_add: one lock for every address is slow but exact; sem and scope
+// change nothing here.
 #define TS_HOST_ATOMICS
 inline std::mutex emu_atomic_lock;
-template <class T>
+template <int SEM, int SCOPE, class T>
 T ts_atomic_add(T* p, T v) {
   std::lock_guard<std::mutex> g(emu_atomic_lock);
   T old = *p;

@@ -130,7 +130,7 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
                               {f, of});
     CHECK(has(src, "extern \"C\" __global__ void __launch_bounds__(128) probe(float* arg0, float* arg1)"));
     CHECK(has(src, "#ifdef __CUDACC_RTC__\ntypedef signed char int8_t;"));
-    CHECK(has(src, "atom.acq_rel.gpu.add."));
+    CHECK(has(src, "TS_ATOM_SCOPES(0, \"acq_rel\", PTX, C, IN)"));  // atomic_add's default sem
     // A 64-element tile in a 128-thread block is replicated: one owner stores.
     CHECK(has(src, "if (tid < 64) *"));
   }
@@ -159,7 +159,22 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
     CHECK(has(src, " ? *r"));  // predicated: a masked lane never dereferences
     CHECK(has(src, ": 0.0f;"));  // and reads 0 without `other`
     CHECK(has(src, "= 0.0f;  // tl::: masked lanes return 0"));
-    CHECK(has(src, "ts_atomic_add("));
+    CHECK(has(src, "ts_atomic_add<0, 0>("));  // the defaults: acq_rel, gpu
+  }
+  SECTION("atomic_add's sem and scope reach the PTX atom as Triton spells them") {
+    tl::gpu::LoweredKernel k = tl::gpu::lower(*tl::build_ir(tl::KernelDef("probe", +[](tl::Ptr x, tl::Ptr z) {
+      auto i = tl::arange(0, 64);
+      auto v = tl::load(x + i);
+      tl::atomic_add(z + i, v, i < 20, "relaxed", "cta");
+      tl::atomic_add(z + i, v, i < 30, "release", "sys");
+      tl::atomic_add(z + i, v, i < 40);
+    }), {f, of}), {});
+    CHECK(has(k.source, "ts_atomic_add<3, 1>("));
+    const std::string ptx = tl::gpu::nvrtc_ptx(k.source, k.name, {});
+    CHECK(has(ptx, "atom.relaxed.cta.add.f32"));
+    CHECK(has(ptx, "atom.release.sys.add.f32"));
+    CHECK(has(ptx, "atom.acq_rel.gpu.add.f32"));
+    CHECK_FALSE(has(ptx, "atom.acq_rel.cta"));
   }
   SECTION("tf32 dot rounds its inputs like the interpreter, then runs on tensor cores") {
     tl::Buffer m("m", tl::DType::f32, {256});
@@ -405,7 +420,7 @@ TEST_CASE("a split-K epilogue's atomic_add adds from the accumulator's registers
   for (const char* id : {"e4_splitk", "e4_rows"}) {
     INFO(id);
     const std::string e4 = puzzle_cuda(id, "canonical");
-    CHECK(has(e4, "= ts_atomic_add("));
+    CHECK(has(e4, "= ts_atomic_add<3, 0>("));  // relaxed: a sum needs no fences
     CHECK_FALSE(has(e4, "in the striped layout"));
   }
 }

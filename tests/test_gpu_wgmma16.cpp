@@ -37,7 +37,8 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   CHECK(has(k.source, "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0,"));
   CHECK(has(k.source, "}, %128, %129, p, 1, 1, 1, 0;"));
   CHECK(has(body, "ts_wgmma_bf16_n256_tn(r"));
-  CHECK(has(body, "ts_wgmma_desc_sw128_mn(sa + ts_wg * 2048 + 1024, 4096), ts_wgmma_desc(sb + 128, 128, 512));"));
+  // Offsets go on the base's descriptor (in 16-byte units), not its pointer.
+  CHECK(has(body, "(ts_wgmma_desc_sw128_mn(sa, 4096) + (uint64_t)((ts_wg * 2048 + 1024) >> 3)), (ts_wgmma_desc(sb, 128, 512) + (uint64_t)((128) >> 3)));"));
   // The dequantized values go to bf16 two at a time, from their f32 values
   // (one paired conversion per word), and the 2-bit codes to f32 without
   // the conversion unit.
@@ -55,7 +56,7 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   puzzles::RunBuffers b2 = puzzles::make_buffers(*c2.puzzle, c2.set, 0);
   const tl::gpu::LoweredKernel k2 = tl::gpu::lower(*tl::build_ir(*c2.puzzle->solution, puzzles::launch_args(c2.set, b2)), wgmma_at(8));
   const std::string body2 = body_of(k2.source);
-  CHECK(has(body2, "ts_wgmma_desc_sw128_mn(sb + 1024, 4096));"));
+  CHECK(has(body2, "(ts_wgmma_desc_sw128_mn(sb, 4096) + (uint64_t)((1024) >> 3)));"));
   CHECK(has(body2, ") / 64 * 2048 + ("));
   // In runs of 8 along its rows (CodegenOptions::register_operand_runs):
   // a thread's 8 neighbours of a k row are one 16-byte store, and the
