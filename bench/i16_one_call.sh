@@ -3,13 +3,13 @@
 # build): Triton's numbers from ../shared/bench/triton_at_scale.py (carried
 # as .anchor/), check --all --gpu, check --examples --gpu, the unfused E4
 # baseline, then the autotuned bench (with --wgmma: the tuner tries it), on
-# the same GPU, minutes apart. At most seven files land in
-# $OUT (the device tool brings back only a few): summary.txt, check_all.log,
-# check_examples.log, bench.log, bench.json, triton.log, e4_unfused.log.
+# the same GPU, minutes apart. Seven files land in $OUT (nine with TESTS):
+# summary.txt, check_all.log, check_examples.log, bench.log, bench.json,
+# triton.log, e4_unfused.log.
 #
 # Usage from the repository root, .debs/ and .anchor/ carried (COMMIT=REV names the
 # working tree in the summary: the device tool's copy of .git may be older):
-#   OUT=/tmp/i16 bench/i16_one_call.sh        (it needed 11-12 min on an H100 host,
+#   OUT=/tmp/i16 bench/i16_one_call.sh        (TESTS="GPU: E4 with dY*" adds those; it needed 11-12 min on an H100 host,
 #   past the device tool's 10-minute limit for one command, until the tuner
 #   compiled its variants on every core first: compile_in_parallel, tenth round)
 set -u -o pipefail
@@ -27,8 +27,16 @@ timed() {  # timed NAME LIMIT COMMAND...: output to $OUT/NAME.log, exit status a
 
 log "issue 16, one call, at ${COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 # gpu_run.sh's build step, its logs kept out of $OUT; only the command line
-# tool (the tests are another call's: i16_device_run.sh).
-build_or_exit tilescope
+# tool (the tests are another call's: i16_device_run.sh), unless TESTS names
+# GPU test cases (a Catch2 filter) to run here, as they are and under
+# compute-sanitizer memcheck (tests.log and memcheck.log in $OUT).
+if [ -n "${TESTS:-}" ]; then
+  build_or_exit tilescope tilescope_tests
+  gpu_tests tests 300 "$TESTS"
+  memcheck_tests memcheck 300 "$TESTS"
+else
+  build_or_exit tilescope
+fi
 
 # Triton first: its numbers come back even if a later step runs out of time.
 if [ -f "$ANCHOR/triton_at_scale.py" ]; then

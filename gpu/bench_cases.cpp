@@ -130,8 +130,13 @@ void add_examples(std::vector<BenchCase>& cases) {
     // (two programs an SM: 0.52 ms against 0.47 on an H200, fifteenth round).
     for (auto [bn, rows] : {std::pair{256, 1}, std::pair{128, 2}, std::pair{64, 2}}) {
       c.block_variants.push_back({{"BM", 128}, {"BN", bn}, {"BK", 32}, {"ROW_BLOCKS", rows}, {"SPLIT_K", 7}});
-      c.wgmma_variants.insert(c.block_variants.size());
+      c.wgmma_variants[c.block_variants.size()] = 8;
     }
+    // BM 256 at 16 warps: four warpgroups, each 64 rows of dW by 128 columns
+    // (64 accumulators a thread, 96 registers), each thread dequantizing 8
+    // values a step, four warps a scheduler in one program an SM.
+    c.block_variants.push_back({{"BM", 256}, {"BN", 128}, {"BK", 32}, {"ROW_BLOCKS", 1}, {"SPLIT_K", 7}});
+    c.wgmma_variants[c.block_variants.size()] = 16;
     cases.push_back(c);
   }
   cases.push_back(relu_bitmask(example("e5_fwd", "e5_fwd", "bench", "E5 ReLU forward + 1-bit mask, 302592 x 256 bf16", 0, "")));

@@ -366,11 +366,11 @@ TEST_CASE("GPU: E4 as C^T with X^T fed to wgmma from registers computes what the
 // emulated test runs; compute-sanitizer memcheck runs it too.
 TEST_CASE("GPU: E4 with dY copied by TMA computes what the interpreter computes", "[gpu][run]") {
   SM90A_OR_SKIP(d, "TMA with wgmma");
-  for (auto [bn, bk, rows, stages, cout] : wgmma16_cases::e4_tma_forms) {
-    const tl::gpu::BenchCase c = wgmma16_cases::e4_rows_at(128, bn, bk, rows, 3, 300, cout);
+  for (auto [bm, bn, bk, rows, stages, cout] : wgmma16_cases::e4_tma_forms) {
+    const tl::gpu::BenchCase c = wgmma16_cases::e4_rows_at(bm, bn, bk, rows, 3, 300, cout);
     INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, wgmma16_cases::e4_tma_at(stages));
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, wgmma16_cases::e4_tma_at(bm, stages));
       REQUIRE(lowered.tensor_maps.size() == static_cast<size_t>(rows));
       bool tma_used = false;
       tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used);

@@ -116,11 +116,12 @@ TEST_CASE("emulated: E4 by bf16 wgmma computes what the interpreter computes", "
 TEST_CASE("emulated: E4 with dY copied by TMA computes what the interpreter computes", "[gpu][emulated]") {
   // e4_rows masks its rows by K (the tensor's bound), so dY's tiles are
   // rectangles the TMA unit copies, a box per 128-byte column.
-  for (auto [bn, bk, rows, stages, cout] : wgmma16_cases::e4_tma_forms) {
-    const tl::gpu::BenchCase c = e4_rows_at(128, bn, bk, rows, 3, 300, cout);
+  for (auto [bm, bn, bk, rows, stages, cout] : wgmma16_cases::e4_tma_forms) {
+    const tl::gpu::BenchCase c = e4_rows_at(bm, bn, bk, rows, 3, 300, cout);
     INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma16_cases::e4_tma_at(stages));
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, wgmma16_cases::e4_tma_at(bm, stages));
+      REQUIRE(has(k.source, "ts_wgmma_bf16_n" + std::to_string(bn)));
       REQUIRE(k.tensor_maps.size() == static_cast<size_t>(rows));  // one a row block's dY tile
       REQUIRE(has(k.source, "a box per 128-byte column"));
       gpu_host::HostKernel h(ir, k);

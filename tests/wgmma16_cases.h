@@ -67,16 +67,18 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int, boo
     {256, 32, 1, 3, 4, false, "_tn(r"}, {128, 32, 2, 2, 0, true, "_tt(r"}, {128, 64, 2, 3, 2, true, "_tt(r"},
     {64, 32, 3, 3, 0, true, "_tt(r"}, {64, 32, 2, 3, 0, true, "_tt(r"}};
 
-// E4 rows with dY's tiles copied by TMA (CodegenOptions::tma), 8 warps, BM
-// 128, 3 K slices over K = 300 (the last one's last step short): (BN, BK,
-// ROW_BLOCKS, stages, COUT). COUT = 200: rows of 400 bytes, TMA, the last
-// row block's columns past COUT filled with zeros; COUT = 100: rows of 200
-// bytes, which the TMA unit cannot stride, so the kernel's cp.async form.
-inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int64_t>> e4_tma_forms = {
-    {64, 32, 2, 0, 200}, {128, 32, 2, 3, 200}, {256, 64, 1, 2, 200}, {64, 32, 2, 0, 100}};
+// E4 rows with dY's tiles copied by TMA (CodegenOptions::tma), a warpgroup
+// per 64 rows of a dot, 3 K slices over K = 300 (the last one's last step
+// short): (BM, BN, BK, ROW_BLOCKS, stages, COUT). COUT = 200: rows of 400
+// bytes, TMA, the last row block's columns past COUT filled with zeros;
+// COUT = 100: rows of 200 bytes, which the TMA unit cannot stride, so the
+// kernel's cp.async form. BM 256: 16 warps.
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int, int64_t>> e4_tma_forms = {
+    {128, 64, 32, 2, 0, 200}, {128, 128, 32, 2, 3, 200}, {128, 256, 64, 1, 2, 200}, {128, 64, 32, 2, 0, 100},
+    {256, 128, 32, 1, 0, 200}};
 
-inline tl::gpu::CodegenOptions e4_tma_at(int stages) {
-  tl::gpu::CodegenOptions cg = wgmma_at(8, stages);
+inline tl::gpu::CodegenOptions e4_tma_at(int64_t bm, int stages) {
+  tl::gpu::CodegenOptions cg = wgmma_at(static_cast<int>(bm / 16), stages);
   cg.tma = true;
   return cg;
 }
