@@ -3,7 +3,7 @@
 # build): Triton's numbers from ../shared/bench/triton_at_scale.py (carried
 # as .anchor/), check --all --gpu, check --examples --gpu, the unfused E4
 # baseline, then the autotuned bench (with --wgmma: the tuner tries it), on
-# the same GPU, minutes apart. Seven files land in $OUT (nine with TESTS):
+# the same GPU, minutes apart. Seven files land in $OUT:
 # summary.txt, check_all.log, check_examples.log, bench.log, bench.json,
 # triton.log, e4_unfused.log.
 #
@@ -29,11 +29,14 @@ log "issue 16, one call, at ${COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>
 # gpu_run.sh's build step, its logs kept out of $OUT; only the command line
 # tool (the tests are another call's: i16_device_run.sh), unless TESTS names
 # GPU test cases (a Catch2 filter) to run here, as they are and under
-# compute-sanitizer memcheck (tests.log and memcheck.log in $OUT).
+# compute-sanitizer memcheck: their results in the summary, their logs in
+# $BUILD-logs (two more files in $OUT cost triton.log in the sixteenth
+# round's call 4: the device tool brings back at most eight).
 if [ -n "${TESTS:-}" ]; then
   build_or_exit tilescope tilescope_tests
-  gpu_tests tests 300 "$TESTS"
-  memcheck_tests memcheck 300 "$TESTS"
+  mkdir -p "$BUILD-logs"
+  OUT="$BUILD-logs" gpu_tests tests 300 "$TESTS"
+  OUT="$BUILD-logs" memcheck_tests memcheck 300 "$TESTS"
 else
   build_or_exit tilescope
 fi
