@@ -3,7 +3,6 @@
 // (LOWERING §10: each input read once, each output written once).
 #pragma once
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -25,9 +24,9 @@ struct BenchCase {
   // set's blocks); empty for the cases compared with Triton at its blocks.
   std::vector<puzzles::Params> block_variants;
   // The block variants (numbered from 1, as --variant) sized for wgmma at
-  // the given warps (a warpgroup per 64 rows of a dot: 8 for BM 128, 16 for
-  // BM 256): the tuner tries them only so, since mma.sync at those blocks
-  // holds twice the accumulators a thread.
+  // the given warps (a warpgroup per 64 rows of a dot: 8 for BM 128, 16
+  // for BM 256): the tuner tries them only so, since mma.sync at those
+  // blocks holds twice the accumulators a thread.
   std::map<size_t, int> wgmma_variants;
 };
 

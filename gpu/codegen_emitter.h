@@ -157,6 +157,7 @@ class Emitter {
   std::string binary_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const;
   // One element of an elementwise op, from its operands' expressions.
   std::string elementwise_expr(const ir::Instr& in, const std::vector<std::string>& args) const;
+  // Whether i32 register r is known to lie in [0, limit) (a cast's fast path).
   bool nonneg_below(int r, int64_t limit) const;
   // codegen_math.cpp: erf, log1p, expm1, rint, round, pow, umulhi.
   std::string math_expr(const ir::Instr& in, DType d, const std::vector<std::string>& args) const;

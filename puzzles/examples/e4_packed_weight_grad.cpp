@@ -42,8 +42,9 @@ constexpr const char* kStatementSplitK = R"(Example E4 - weight gradient from pa
 E4 (dW = dY^T @ X with X unpacked from the E2 format in registers) with the
 K range cut into SPLIT_K slices along grid axis 2: program (i, j, s) walks
 its slice of K (a multiple of BK long) and adds its partial BM x BN tile into
-dW with a relaxed atomic_add (no fences: a sum needs no ordering). dW starts at zero (the harness zeroes it, as the
-training step would); a bf16 copy, if wanted, is a separate pass.
+dW with a relaxed atomic_add (no fences: a sum needs no ordering). dW starts
+at zero (the harness zeroes it, as the training step would); a bf16 copy, if
+wanted, is a separate pass.
 
 Inputs:      dY: bf16[K, COUT], P: i32[K*G, NWORDS], S: bf16[K*G], Mn: bf16[K*G]
 Output:      dW: f32[COUT, CIN], zero before the launch
