@@ -7,6 +7,7 @@
 #ifdef TILESCOPE_HAVE_GPU
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 #include <set>
 #include <string>
@@ -220,6 +221,50 @@ TEST_CASE("emulated: staged vectors are copied whole, zeroed or element by eleme
     CHECK(tl::gpu::lower(*tl::build_ir(*kernel, bind(b)), cg).source.find(vector_test) != std::string::npos);
     compare(*kernel, grid, inputs, inputs, bind, 4);
   }
+}
+
+// The rules every comparison above (and the GPU's) applies.
+TEST_CASE("interpreter-vs-GPU tolerances follow what the kernel computes", "[gpu][compare]") {
+  tl::Buffer a("a", tl::DType::f32, {4}), b("b", tl::DType::f32, {4});
+  for (int i = 0; i < 4; ++i) {
+    a.set(i, 1.0 + i);
+    b.set(i, 1.0 + i);
+  }
+  tl::gpu::Tolerance elementwise{tl::gpu::Tolerance::Kind::Elementwise, 1e-6};
+  CHECK(tl::gpu::diff_buffers(a, b, elementwise).pass);
+  b.set(2, 3.0001);
+  CHECK_FALSE(tl::gpu::diff_buffers(a, b, elementwise).pass);
+  CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+  a.set(1, std::nan(""));
+  CHECK_FALSE(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);  // NaN on one side only
+  b.set(1, std::nan(""));
+  CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+  b.set_bits(1, puzzles::kNeverWrittenBits);  // the harness's fill is not a computed NaN
+  CHECK_FALSE(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+
+  // With the interpreter's written map: a NaN it computed (here carrying
+  // the fill's payload, as x86 arithmetic keeps it) matches the GPU's
+  // canonical NaN; where it never wrote, only the untouched fill matches.
+  a.mark_unwritten();
+  a.set_bits(1, puzzles::kNeverWrittenBits);
+  b.set(1, std::nan(""));
+  a.written_map() = {1, 1, 1, 1};
+  CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+  a.written_map()[1] = 0;
+  CHECK_FALSE(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+  b.set_bits(1, puzzles::kNeverWrittenBits);
+  CHECK(tl::gpu::diff_buffers(a, b, {tl::gpu::Tolerance::Kind::Tf32Dot, 1e-3}).pass);
+
+  const puzzles::Puzzle* p7 = puzzles::find_puzzle("7");
+  const puzzles::Puzzle* p2 = puzzles::find_puzzle("2");
+  const puzzles::Puzzle* p11 = puzzles::find_puzzle("11");
+  auto tol = [](const puzzles::Puzzle* p) {
+    puzzles::RunBuffers b = puzzles::make_buffers(*p, p->sets[0], 0);
+    return tl::gpu::tolerance_for(*tl::build_ir(*p->solution, puzzles::launch_args(p->sets[0], b)), tl::DType::f32);
+  };
+  CHECK(tol(p2).relative == 1e-6);
+  CHECK(tol(p7).relative == 1e-5);
+  CHECK(tol(p11).relative == 1e-3);
 }
 
 #endif  // TILESCOPE_HAVE_GPU
