@@ -50,6 +50,17 @@ sass_check() {
     "$cuda_bin/cuobjdump" -sass "$BUILD/$name.cubin" | python3 "$ROOT/bench/sass_fragment_check.py" > "$BUILD/${name}_sass.log" 2>&1
   log "SASS check of $name: exit $? $(tr '\n' ' ' < "$BUILD/${name}_sass.log" 2>/dev/null) $(grep -o 'Used [0-9]* registers' "$BUILD/$name.ptxas" 2>/dev/null)"
 }
+# e4_against_unfused LIMIT CASES: the unfused E4 baseline (cuBLAS's product,
+# bench/e4_unfused_baseline.py) to $OUT/e4_unfused.log, then `tilescope
+# bench --gpu --wgmma --case CASES` (tuned) to $OUT/bench.log and
+# bench.json, within LIMIT seconds; the K = 100864 lines and the cases' rows
+# to the summary.
+e4_against_unfused() {
+  PYTHONUNBUFFERED=1 timeout 60 python3 "$ROOT/bench/e4_unfused_baseline.py" > "$OUT/e4_unfused.log" 2>&1
+  log "e4_unfused_baseline.py: exit $? $(grep -E 'K=100864' "$OUT/e4_unfused.log" | tr '\n' ' ')"
+  timeout "$1" "$TS" bench --gpu --wgmma --case "$2" --json-out "$OUT/bench.json" > "$OUT/bench.log" 2>&1
+  log "tuned: exit $? $(grep -E "^($(echo "$2" | tr ',' '|')) " "$OUT/bench.log" | tr '\n' ' ')"
+}
 # ab_rounds "CASE FLAGS" CFG...: `tilescope bench --gpu --case CASE FLAGS CFG`
 # for each configuration CFG in turn, two rounds (A/B/A/B: a drift of the
 # host shows as a difference between rounds); output to $OUT/ab.log, each

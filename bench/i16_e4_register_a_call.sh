@@ -23,8 +23,5 @@ gpu_tests tests 300 "GPU: E4 as C^T*,GPU: bf16 wgmma*"
 memcheck_tests memcheck 300 "GPU: E4 as C^T*"
 sass_check e4_register_a e4_rows --bench e4_rows_k100864 --variant 5 --warps 8 --wgmma --register-a
 ab_rounds "e4_rows_k100864 --warps 8 --wgmma" "--variant 6" "--variant 5 --register-a" "--variant 5"
-PYTHONUNBUFFERED=1 timeout 60 python3 "$ROOT/bench/e4_unfused_baseline.py" > "$OUT/e4_unfused.log" 2>&1
-log "e4_unfused_baseline.py: exit $? $(grep -E 'K=100864' "$OUT/e4_unfused.log" | tr '\n' ' ')"
-timeout 300 "$TS" bench --gpu --wgmma --case e4_rows,e4_rows_k100864 --json-out "$OUT/bench.json" > "$OUT/bench.log" 2>&1
-log "tuned: exit $? $(grep -E '^e4_rows' "$OUT/bench.log" | tr '\n' ' ')"
+e4_against_unfused 300 e4_rows,e4_rows_k100864
 log "done"

@@ -20,8 +20,5 @@ gpu_tests tests 300 "GPU: E4 with dY*,GPU: bf16 wgmma*"
 memcheck_tests memcheck 300 "GPU: E4 with dY*"
 sass_check e4_tma e4_rows --bench e4_rows_k100864 --variant 6 --warps 8 --wgmma --tma
 ab_rounds "e4_rows_k100864 --warps 8 --wgmma" "--variant 6" "--variant 6 --tma" "--variant 5 --tma" "--variant 4 --tma"
-PYTHONUNBUFFERED=1 timeout 60 python3 "$ROOT/bench/e4_unfused_baseline.py" > "$OUT/e4_unfused.log" 2>&1
-log "e4_unfused_baseline.py: exit $? $(grep -E 'K=100864' "$OUT/e4_unfused.log" | tr '\n' ' ')"
-timeout 400 "$TS" bench --gpu --wgmma --case e3,e4_rows,e4_rows_k100864 --json-out "$OUT/bench.json" > "$OUT/bench.log" 2>&1
-log "tuned: exit $? $(grep -E '^e3 |^e4_rows' "$OUT/bench.log" | tr '\n' ' ')"
+e4_against_unfused 400 e3,e4_rows,e4_rows_k100864
 log "done"

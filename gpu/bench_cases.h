@@ -2,7 +2,7 @@
 // sizes and blocks, and the bytes and flops the work needs at least
 // (LOWERING §10: each input read once, each output written once).
 #pragma once
-#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,11 +23,10 @@ struct BenchCase {
   // Other block sizes the autotuner may try (each a complete set of the
   // set's blocks); empty for the cases compared with Triton at its blocks.
   std::vector<puzzles::Params> block_variants;
-  // The block variants (numbered from 1, as --variant) sized for wgmma at
-  // the given warps (a warpgroup per 64 rows of a dot: 8 for BM 128, 16
-  // for BM 256): the tuner tries them only so, since mma.sync at those
-  // blocks holds twice the accumulators a thread.
-  std::map<size_t, int> wgmma_variants;
+  // The block variants (numbered from 1, as --variant) sized for wgmma at 8
+  // warps (a warpgroup per 64 rows of a dot): the tuner tries them only so,
+  // since mma.sync at those blocks holds twice the accumulators a thread.
+  std::set<size_t> wgmma_variants;
 };
 
 // The puzzle cases (p02 ... p11), then the examples' (e1_v1, e1_v1_128,

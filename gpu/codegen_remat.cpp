@@ -128,7 +128,9 @@ bool Emitter::try_remat_move(const ir::Instr& in, int64_t period) {
   std::vector<std::string> named;
   for (size_t i = 0; i < ds.size(); ++i) named.push_back("ts_mc" + std::to_string(i));
   if (!direct) period = 0;  // the period's reads are at the same coordinates
-  const bool by_name = !direct && remat_instr(in, named, 0).has_value();
+  // The same read for every slot: its coordinates are the names.
+  const std::optional<std::string> named_read = direct ? std::nullopt : remat_instr(in, named, 0);
+  const bool by_name = named_read.has_value();
   if (ok && !direct && !by_name) ok = at_element(element(ld, slot)).has_value();
   if (ok && by_name) {
     declare(in.dst);
@@ -136,7 +138,7 @@ bool Emitter::try_remat_move(const ir::Instr& in, int64_t period) {
       open("");
       const std::vector<std::string> c = element_coordinates(ld, ds, s);
       for (size_t i = 0; i < ds.size(); ++i) line("const int " + named[i] + " = " + c[i] + ";");
-      line(at(in.dst, s) + " = " + *remat_instr(in, named, 0) + ";");
+      line(at(in.dst, s) + " = " + *named_read + ";");
       close();
     });
   } else if (ok && period > 0) {

@@ -310,8 +310,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
   std::optional<Buffer> first_output;  // of the first variant that ran
   for (size_t bi = 0; bi < blocks.size(); ++bi) {
     const puzzles::Params& b = blocks[bi];
-    const auto wgmma_warps = c.wgmma_variants.find(bi);  // blocks[0] is the set's own
-    const bool wgmma_only = wgmma_warps != c.wgmma_variants.end();
+    const bool wgmma_only = c.wgmma_variants.count(bi) > 0;  // blocks[0] is the set's own
     if (wgmma_only && !opt.tune_wgmma) continue;
     BenchCase bc = c;
     bc.set.blocks = b;
@@ -337,7 +336,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
                     : wgmma_only             ? std::vector<int>{1, 2, 3, 4, 5}
                                              : std::vector<int>{0, 1, 2, 3, 4, 5})
         for (int s : stages)
-          for (int w : wgmma_only ? std::vector<int>{wgmma_warps->second} : warps) {
+          for (int w : wgmma_only ? std::vector<int>{8} : warps) {
             BenchOptions o = opt;
             o.codegen.wgmma = wg > 0;
             o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5;
