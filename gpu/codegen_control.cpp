@@ -122,6 +122,7 @@ void Emitter::for_loop(const ir::Instr& in) {
       }
       close();
     }
+    declare_transposed_registers(*p);
     for (const ir::Instr* ld : p->prefetched)
       line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
     if (!p->prefetched.empty()) {
@@ -171,6 +172,10 @@ void Emitter::for_loop(const ir::Instr& in) {
     } else {
       rolled_stages(CopyPath::Both);
     }
+    // A tile written transposed (codegen_transposed_stage.cpp) came from
+    // every thread: published before the first iteration, whose TMA path
+    // waits only for its mbarrier.
+    if (p->written_transposed()) line("__syncthreads();");
   }
   if (p && p->wgmma_async) {
     // The accumulators' starting values are opaque here: else NVVM sinks

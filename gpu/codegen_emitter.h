@@ -259,6 +259,13 @@ class Emitter {
     // unit brings its half into both programs' shared memory; without
     // clusters one thread issues both halves.
     bool multicast = false;
+    // A transposed wgmma's B (p11's y, n along its rows) written into the
+    // stage K-major by the threads themselves, as wgmma's A in 128-byte
+    // swizzled rows (codegen_transposed_stage.cpp): read into registers
+    // (ts_tw<reg>) by 16-byte loads one refill before, stored a value at a
+    // time. The dot then reads both operands by descriptor, and its groups
+    // may stay in flight (CodegenOptions::wgmma_in_flight).
+    bool written_transposed = false;
   };
   struct Pipeline {
     const ir::Instr* loop = nullptr;
@@ -279,7 +286,13 @@ class Emitter {
     bool small_in_stage() const { return !small_offsets.empty(); }
     // With TMA: some staged tile is cp.async's on the TMA path too (p11's y).
     bool tma_path_copies() const {
-      return std::any_of(loads.begin(), loads.end(), [](const StagedLoad& s) { return s.tma < 0; });
+      return std::any_of(loads.begin(), loads.end(), [](const StagedLoad& s) { return s.tma < 0 && !s.written_transposed; });
+    }
+    // The tile written K-major from registers (StagedLoad::written_transposed), or null.
+    const StagedLoad* written_transposed() const {
+      for (const StagedLoad& s : loads)
+        if (s.written_transposed) return &s;
+      return nullptr;
     }
     std::vector<char> in_body;  // per register: defined inside the loop's body
     int64_t stage_bytes = 0;
@@ -474,6 +487,31 @@ class Emitter {
   // One staged vector's copy into the stage at ts_stage (issue_copies
   // declares it): cp.async, zeros, or element by element.
   void copy_vector(const StagedLoad& s);
+  // The global side of the vector of staged load s at (ts_o, ts_i), as
+  // copy_vector and transposed_loads read it: emits ts_src (its first
+  // element) and the mask lanes it tests; returns when every lane is read,
+  // when none is, and the value of lane ts_e.
+  struct VectorRead {
+    std::string all, none, element;
+  };
+  VectorRead vector_read(const StagedLoad& s);
+  // ---- codegen_transposed_stage.cpp: StagedLoad::written_transposed ------
+  // Whether staged load s can be written so: f32 rows of 32 k values (one
+  // 128-byte swizzled row each way), n a multiple of 32, 64 n a warpgroup.
+  bool fits_written_transposed(const StagedLoad& s) const;
+  // Its registers, declared before the loop's prologue.
+  void declare_transposed_registers(const Pipeline& p);
+  // Its vectors for the iteration of the current AtIteration into
+  // ts_tw<reg>; then, with `store_at` not empty, into that stage at once
+  // (under the condition `store_if`, where not empty).
+  void transposed_copies(const Pipeline& p, const std::string& store_at, const std::string& store_if);
+  // ts_tw<reg> into stage `stage`, K-major and swizzled, and the fence that
+  // hands the generic-proxy stores to wgmma's async proxy.
+  void transposed_stores(const Pipeline& p, const std::string& stage);
+  // The registers the previous refill read, for iteration it + (ahead - 1)
+  // steps, into that iteration's stage (a refill reads one iteration before
+  // it stores, so the loads' latency passes under an iteration's groups).
+  void store_pending_transposed(const Pipeline& p);
   // The condition under which `loop` runs an iteration with loop variable `value`.
   std::string loop_runs(const ir::Instr& loop, const std::string& value) const;
   // True from the pipelined loop's second iteration on (a C++ condition).

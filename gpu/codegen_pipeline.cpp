@@ -131,7 +131,11 @@ void Emitter::read_ahead(const Pipeline& p) {
 
 void Emitter::issue_after_wait(Pipeline& p) {
   // Every warp has retired the previous iteration's groups: its stage is
-  // free for the copies of the iteration stages - 1 on.
+  // free for the copies of the iteration stages - 1 on. The stores of a
+  // tile written transposed go before the barrier, which publishes them
+  // (the TMA path has no barrier at the iteration's top); their stage's
+  // groups, two iterations back, were retired before the last one.
+  store_pending_transposed(p);
   line("__syncthreads();");
   open("");
   issue_ahead(p);
@@ -141,6 +145,7 @@ void Emitter::issue_after_wait(Pipeline& p) {
 void Emitter::issue_ahead(const Pipeline& p) {
   const ir::Instr& loop = *p.loop;
   const std::string step = "(int64_t)" + name(loop.args[2]);
+  if (!p.late_issue) store_pending_transposed(p);
   line("const int64_t ts_next = it" + std::to_string(loop.dst) + " + " + std::to_string(p.ahead) + " * " + step + ";");
   open("if (" + loop_runs(loop, "ts_next") + ")");
   issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
@@ -158,7 +163,7 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) + ";");
   auto cp_async = [&](bool all, bool rolled_loops) {
     for (const StagedLoad& s : p.loads) {
-      if (!all && s.tma >= 0) continue;
+      if ((!all && s.tma >= 0) || s.written_transposed) continue;
       if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
       const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
       for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled_loops);
@@ -168,30 +173,39 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
     issue_tma(p, stage, refill);
     cp_async(false, rolled);  // the tiles the TMA unit does not copy
   };
-  if (!p.tma || path == CopyPath::CpAsync) return cp_async(true, rolled);
-  if (path == CopyPath::Tma) return by_tma();
-  open("if (ts_tma_ok)");
-  by_tma();
-  open_else();
-  // The fallback, for launches whose tensors the TMA unit cannot describe:
-  // only the kernel's cp.async form runs it (TS_TMA_PATH 0; the TMA form's
-  // NVVM drops it). In rolled loops where the TMA path has cp.async copies
-  // of its own (p11's y), which was a quarter of p11's NVRTC time while
-  // both paths were in one kernel; unrolled elsewhere (E1), as rolled it
-  // cost 1.5-2.5 % of E1's run time then (bench/RESULTS.md, thirteenth
-  // round, call 6).
-  cp_async(true, rolled || p.tma_path_copies());
-  close();
+  if (!p.tma || path == CopyPath::CpAsync) {
+    cp_async(true, rolled);
+  } else if (path == CopyPath::Tma) {
+    by_tma();
+  } else {
+    open("if (ts_tma_ok)");
+    by_tma();
+    open_else();
+    // The fallback, for launches whose tensors the TMA unit cannot describe:
+    // only the kernel's cp.async form runs it (TS_TMA_PATH 0; the TMA form's
+    // NVVM drops it). In rolled loops where the TMA path has cp.async copies
+    // of its own (p11's y), which was a quarter of p11's NVRTC time while
+    // both paths were in one kernel; unrolled elsewhere (E1), as rolled it
+    // cost 1.5-2.5 % of E1's run time then (bench/RESULTS.md, thirteenth
+    // round, call 6).
+    cp_async(true, rolled || p.tma_path_copies());
+    close();
+  }
+  if (!p.written_transposed()) return;
+  // A tile written transposed, on either path: a refill reads it and the
+  // next refill stores it (store_pending_transposed), except with one
+  // iteration ahead, where nothing comes between. The prologue stores each
+  // stage's at once but the last one's, the first refill's to store.
+  const std::string last = std::to_string(p.ahead - 1);
+  if (refill) transposed_copies(p, p.ahead == 1 ? stage : "", "");
+  else transposed_copies(p, stage, p.ahead == 1 ? "" : "(" + stage + ") < " + last);
 }
 
-void Emitter::copy_vector(const StagedLoad& s) {
+Emitter::VectorRead Emitter::vector_read(const StagedLoad& s) {
   const ir::Instr& ld = *s.load;
   const DType d = type(s.reg).dtype;
-  const int64_t elem = byte_size(d), V = 16 / elem, per_row = s.inner / V;
-  const std::string t = cuda_memory_type(d);
+  const int64_t V = 16 / byte_size(d);
   const ir::Shape& shape = type(s.reg).shape;
-  line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
-       std::to_string(V) + ";");
   auto coords_at = [&](const std::string& inner) {
     std::vector<std::string> c(shape.size(), "0");
     c[static_cast<size_t>(s.inner_axis)] = inner;
@@ -199,10 +213,8 @@ void Emitter::copy_vector(const StagedLoad& s) {
     return c;
   };
   auto coords = [&](int64_t lane) { return coords_at(lane ? "(ts_i + " + std::to_string(lane) + ")" : "ts_i"); };
-  line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_stage + " + std::to_string(s.offset) + ") + " +
-       staged_offset(s, "ts_o", "ts_i") + ";");
-  line("const " + t + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
-  std::string all = "true", none = "false";
+  line("const " + cuda_memory_type(d) + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
+  VectorRead r{"true", "false", ""};
   if (ld.has_mask) {
     // Where the mask's true lanes are known to form a prefix, a suffix or
     // an interval of the vector, its end lanes decide: all lanes hold
@@ -214,8 +226,7 @@ void Emitter::copy_vector(const StagedLoad& s) {
     else if (shape_of == Lanes::Unknown) for (int64_t lane = 0; lane < V; ++lane) tested.push_back(lane);
     else tested = {0, V - 1};
     auto m = [](int64_t lane) { return "ts_m" + std::to_string(lane); };
-    all.clear();
-    none.clear();
+    std::string all, none;
     for (int64_t lane : tested) {
       line("const bool " + m(lane) + " = " + *remat(ld.args[1], coords(lane), 0) + ";");
       all += (all.empty() ? "" : " && ") + m(lane);
@@ -227,16 +238,32 @@ void Emitter::copy_vector(const StagedLoad& s) {
     // shortcut to zeros, the element-by-element copy reads what is on.
     line("const bool ts_all = " + all + ", ts_none = " + (shape_of == Lanes::Interval ? "false" : "!(" + none + ")") +
          ";");
-    all = "ts_all";
-    none = "ts_none";
+    r.all = "ts_all";
+    r.none = "ts_none";
   }
-  open("if (" + all + " && ((uint64_t)ts_src & 15) == 0)");
+  const std::vector<std::string> at_e = coords_at("(ts_i + ts_e)");
+  r.element = "*(" + *remat(ld.args[0], at_e, 0) + ")";
+  if (ld.has_mask)
+    r.element = "(" + *remat(ld.args[1], at_e, 0) + ") ? " + r.element + " : " + constant_literal(d, 0, 0.0);
+  return r;
+}
+
+void Emitter::copy_vector(const StagedLoad& s) {
+  const DType d = type(s.reg).dtype;
+  const int64_t V = 16 / byte_size(d), per_row = s.inner / V;
+  const std::string t = cuda_memory_type(d);
+  line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
+       std::to_string(V) + ";");
+  line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_stage + " + std::to_string(s.offset) + ") + " +
+       staged_offset(s, "ts_o", "ts_i") + ";");
+  const VectorRead r = vector_read(s);
+  open("if (" + r.all + " && ((uint64_t)ts_src & 15) == 0)");
   line("ts_cp_async16(ts_dst, ts_src, 16);");
-  if (ld.has_mask) {
+  if (s.load->has_mask) {
     // Every lane masked off: zeros, and the pointer is never handed to
     // the memory system (a tail's pointers may lie outside any buffer).
     --indent_;
-    line("} else if (" + none + ") {");
+    line("} else if (" + r.none + ") {");
     ++indent_;
     line("*reinterpret_cast<ts_u4*>(ts_dst) = ts_u4{0u, 0u, 0u, 0u};");
   }
@@ -247,11 +274,7 @@ void Emitter::copy_vector(const StagedLoad& s) {
   // NVRTC's time grows with.
   line("#pragma unroll 1");
   open("for (int ts_e = 0; ts_e < " + std::to_string(V) + "; ++ts_e)");
-  const std::vector<std::string> at_e = coords_at("(ts_i + ts_e)");
-  std::string value_expr = "*(" + *remat(ld.args[0], at_e, 0) + ")";
-  if (ld.has_mask)
-    value_expr = "(" + *remat(ld.args[1], at_e, 0) + ") ? " + value_expr + " : " + constant_literal(d, 0, 0.0);
-  line("ts_dst[ts_e] = " + value_expr + ";");
+  line("ts_dst[ts_e] = " + r.element + ";");
   close();
   close();
 }

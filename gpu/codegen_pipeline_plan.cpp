@@ -329,6 +329,11 @@ void Emitter::plan_pipelines() {
       }
     if (register_read >= 0) {
       p.wgmma = p.wgmma_transposed = true;
+      // With groups in flight, B is written K-major into the stage by the
+      // threads (StagedLoad::written_transposed), not read into registers.
+      if (opt_.wgmma_in_flight && !opt_.cluster_multicast)
+        for (StagedLoad& s : p.loads)
+          if (s.reg == register_read && fits_written_transposed(s)) s.written_transposed = true;
       // The result and every tile computed with it hold C^T's accumulator
       // layout from here on (wgmma_transposed_b checked they can).
       for (size_t r = 0; r < layouts_.size(); ++r)
@@ -382,12 +387,15 @@ void Emitter::plan_pipelines() {
     // aside for the xors (the SASS, bench/sass_fragment_check.py; tenth
     // round). Register allocation is ptxas's; only the wait is ours.
     // The same holds for B^T's registers fed as A (Pipeline::wgmma_register_a).
-    p.wgmma_async = p.wgmma && !p.wgmma_transposed && p.wgmma_register_a < 0 && opt_.wgmma_in_flight && p.stages >= 3 &&
+    // Written K-major into the stage instead (StagedLoad::written_transposed),
+    // B^T is read by descriptor and the groups may stay in flight.
+    p.wgmma_async = p.wgmma && (!p.wgmma_transposed || p.written_transposed()) && p.wgmma_register_a < 0 &&
+                    opt_.wgmma_in_flight && p.stages >= 3 &&
                     std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
                       return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
                     });
     p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
-    p.copies_after_dot = p.wgmma_transposed && p.prefetched.empty();
+    p.copies_after_dot = p.wgmma_transposed && !p.wgmma_async && p.prefetched.empty();
     // TMA (CodegenOptions::tma) where every staged tile wgmma reads from
     // shared memory is a rectangle the TMA unit can copy and its box
     // coordinates are index arithmetic of the loop variable; one mbarrier a

@@ -57,9 +57,31 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
   bool a_t = false;
   const StagedLoad& staged_a = *staged_operand_in(p, a, &a_t);
   const bool swizzled = staged_a.swizzle128;
-  wgmma_rs_widths_.insert(M);
   const std::string tail = swizzled ? ")" : ", 128, " + std::to_string(K * 32) + ")";
   const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
+  if (p.written_transposed()) {
+    // B^T written K-major into the stage (codegen_transposed_stage.cpp):
+    // warpgroup g's 64 rows of it by descriptor, a k8 step 32 bytes along
+    // the swizzled rows; the group may stay in flight.
+    wgmma_widths_.insert(M);
+    line("const int ts_wg = tid >> 7;");
+    line("ts_wgmma_fence();");
+    for (int64_t kk = 0; kk < K / 8; ++kk)
+      line("ts_wgmma_tf32_n" + std::to_string(M) + "(" + name(dst) + ", ts_wgmma_desc_sw128(" + b_base +
+           " + ts_wg * 2048 + " + std::to_string(8 * kk) + "), " + desc + a_base + " + " +
+           std::to_string(tf32_k_offset(staged_a, kk)) + tail + ");");
+    if (p.wgmma_async) return end_wgmma_group(p, in);
+    line("ts_wgmma_commit();");
+    if (p.copies_after_dot) {
+      open("");
+      issue_ahead(p);
+      close();
+    }
+    line("ts_wgmma_wait0();");
+    fence_operands(dst);
+    return;
+  }
+  wgmma_rs_widths_.insert(M);
   line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
        ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
   line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");

@@ -16,13 +16,14 @@ void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
   p.stage_bytes = 0;
   bool any_swizzle = false;
   for (StagedLoad& s : p.loads) {
-    if (s.reg == register_read) {  // keeps its padded rows: fragment loads on distinct banks
+    if (s.reg == register_read && !s.written_transposed) {  // keeps its padded rows: fragment loads on distinct banks
       s.offset = p.stage_bytes;
       p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
       continue;
     }
     s.core = true;
-    const int64_t row_bytes = s.inner * byte_size(type(s.reg).dtype);
+    // Written transposed: y^T's rows of 32 k, 128 bytes (fits_written_transposed).
+    const int64_t row_bytes = s.written_transposed ? 128 : s.inner * byte_size(type(s.reg).dtype);
     const bool half = byte_size(type(s.reg).dtype) == 2;
     // Rows longer than 128 bytes go in 128-byte columns side by side
     // (staged_offset): an M- or N-major 16-bit operand, or a tf32 one's

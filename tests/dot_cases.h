@@ -113,23 +113,37 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_tr
     {128, 128, 32, 8, 0}, {128, 64, 32, 4, 0}, {64, 128, 32, 8, 3}, {128, 128, 16, 8, 2}, {256, 128, 32, 8, 4},
     {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4},  {256, 128, 64, 8, 2}, {128, 64, 64, 4, 3}};
 
-// Each transposed form checked against the interpreter with wgmma on:
-// `run(ir, grid, args, lowered, b0)` runs the form's kernel (on the GPU or
-// the host emulation) after its own checks of the source.
+// Each transposed form checked against the interpreter with wgmma on,
+// its groups waited for (B^T's fragments read into registers) and in flight
+// (B^T written K-major into the stage, where the form fits: BK 32, 64
+// columns a warpgroup), the latter also at sizes whose rows the 16-byte
+// reads and the TMA unit take (MID 72, N1 152): `run(ir, grid, args,
+// lowered, b0)` runs the form's kernel (on the GPU or the host emulation).
 template <class Run>
 void check_transposed_forms(Run run) {
-  for (auto [b0, b1, bk, warps, stages] : p11_transposed_forms) {
-    const tl::gpu::BenchCase c = p11_at(b0, b1, bk);
-    INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
-    tl::gpu::CodegenOptions cg;
-    cg.num_warps = warps;
-    cg.num_stages = stages;
-    cg.wgmma = true;
-    const int64_t m = b0;
-    check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      run(ir, grid, args, tl::gpu::lower(ir, cg), m);
-    });
-  }
+  for (auto [b0, b1, bk, warps, stages] : p11_transposed_forms)
+    for (bool in_flight : {false, true}) {
+      const bool written = in_flight && bk == 32 && b1 == 16 * warps;
+      for (bool aligned : written ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+        const tl::gpu::BenchCase c = aligned ? p11_sized(b0, b1, bk, 130, 152, 1, 72) : p11_at(b0, b1, bk);
+        INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages
+                       << ", in flight " << in_flight);
+        tl::gpu::CodegenOptions cg;
+        cg.num_warps = warps;
+        cg.num_stages = stages;
+        cg.wgmma = true;
+        cg.tma = aligned;
+        cg.wgmma_in_flight = in_flight;
+        const int64_t m = b0;
+        check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+          const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
+          const std::string n = std::to_string(m);
+          REQUIRE(k.source.find((written ? "ts_wgmma_tf32_n" : "ts_wgmma_tf32_rs_n") + n + "(r") != std::string::npos);
+          REQUIRE((k.source.find("ts_rotate4(ts_w, ts_tw") != std::string::npos) == written);
+          run(ir, grid, args, k, m);
+        });
+      }
+    }
 }
 
 }  // namespace dot_cases

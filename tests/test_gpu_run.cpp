@@ -243,7 +243,6 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
   SM90A_OR_SKIP(d, "wgmma");
   dot_cases::check_transposed_forms([&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args,
                                          const tl::gpu::LoweredKernel& lowered, int64_t) {
-    REQUIRE(lowered.source.find("ts_wgmma_tf32_rs_n") != std::string::npos);
     tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
   });
 }

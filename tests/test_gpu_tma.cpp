@@ -172,15 +172,23 @@ TEST_CASE("TMA: the loop's cp.async fallback is rolled only where the TMA path c
     return pragmas;
   };
   auto count_of = [](const std::vector<std::string>& v, const std::string& x) { return std::count(v.begin(), v.end(), x); };
-  // p11: x by TMA, y by cp.async on both paths (four rounds of 256
-  // vectors, unrolled on the TMA path); the fallback's x (two rounds) and y
-  // in rolled loops.
+  // p11, each group waited for: x by TMA, y by cp.async on both paths
+  // (four rounds of 256 vectors, unrolled on the TMA path); the fallback's
+  // x (two rounds) and y in rolled loops.
   const tl::gpu::BenchCase p11 = dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72);
   puzzles::RunBuffers pb = puzzles::make_buffers(*p11.puzzle, p11.set, 0);
-  const std::vector<std::string> p11_pragmas = copy_loop_pragmas(
-      tl::gpu::lower(*tl::build_ir(*p11.puzzle->solution, puzzles::launch_args(p11.set, pb)), tma_options(8, 3)).source);
+  const auto p11_ir = tl::build_ir(*p11.puzzle->solution, puzzles::launch_args(p11.set, pb));
+  tl::gpu::CodegenOptions waited = tma_options(8, 3);
+  waited.wgmma_in_flight = false;
+  const std::vector<std::string> p11_pragmas = copy_loop_pragmas(tl::gpu::lower(*p11_ir, waited).source);
   CHECK(count_of(p11_pragmas, "#pragma unroll 1") == 2);
   CHECK(count_of(p11_pragmas, "#pragma unroll") == 1);
+  // With groups in flight y is written transposed by the threads on both
+  // paths (its loads and its stores: registers, so unrolled), and the TMA
+  // path copies nothing by cp.async: the fallback's x is unrolled too.
+  const std::vector<std::string> in_flight = copy_loop_pragmas(tl::gpu::lower(*p11_ir, tma_options(8, 3)).source);
+  CHECK(count_of(in_flight, "#pragma unroll 1") == 0);
+  CHECK(count_of(in_flight, "#pragma unroll") == 3);
   // E1 at 4 warps: the TMA unit copies every tile; its fallback (A's four
   // rounds of vectors) stays unrolled, as rolled it ran 1.5-2.5 % slower.
   const tl::gpu::BenchCase e1 = dot_cases::bench_case_at("e1_v1", 70, 100, 80);

@@ -1,0 +1,123 @@
+// A transposed wgmma's B written K-major into the stage by the threads
+// (StagedLoad::written_transposed; p11's y). tf32 wgmma reads K-major
+// operands only, and y has n along its rows: the C^T form fed y^T to wgmma
+// from registers, which a group in flight may not have rewritten, so every
+// group was waited for at once and the tensor cores idled through each
+// iteration's wait, barrier and fragment loads. Written transposed into the
+// stage, y^T is read by descriptor like x, and the groups may stay in flight.
+//
+// Each warp moves 4 k rows x 32 n of the tile a round: lane l reads the 16
+// bytes at k = 4b + l / 8, n = 32c + 4 (l % 8) (8 lanes a 128-byte row
+// segment), and stores its four values into rows n..n+3 of y^T. In the
+// 128-byte swizzle, value (n, k) sits at n * 128 + ((k / 4) ^ (n % 8)) * 16
+// + (k % 4) * 4: with every lane storing its j-th value, n % 8 would take
+// two values across the warp (16-way bank conflicts). So lane l stores
+// value (j + l / 2 % 4) % 4 at its j-th store, its four words rotated
+// first (ts_rotate4): n % 8 then takes all eight values, k % 4 four, and
+// the warp's 32 stores fall on 32 banks.
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+// The registers of the tile staged from register `reg`.
+std::string tw(int reg) { return "ts_tw" + std::to_string(reg); }
+
+// Vectors a thread moves a refill, of a tile of `outer` k rows x `inner` n.
+int64_t rounds(int64_t outer, int64_t inner, int64_t threads) { return outer * inner / 4 / threads; }
+
+}  // namespace
+
+bool Emitter::fits_written_transposed(const StagedLoad& s) const {
+  return type(s.reg).dtype == DType::f32 && s.outer_axis >= 0 && s.outer == 32 && s.inner % 32 == 0 &&
+         threads_ % 128 == 0 && s.inner == 64 * (threads_ / 128) && (s.outer * s.inner / 4) % threads_ == 0;
+}
+
+void Emitter::declare_transposed_registers(const Pipeline& p) {
+  if (const StagedLoad* s = p.written_transposed())
+    line("ts_u4 " + tw(s->reg) + "[" + std::to_string(rounds(s->outer, s->inner, threads_)) + "];");
+}
+
+namespace {
+
+// Round ts_j's k row (ts_o) and first n (ts_i) for this thread.
+std::vector<std::string> block_coordinates(int64_t inner, int64_t threads) {
+  const std::string per_k = std::to_string(inner / 32);
+  return {"const int ts_b = ts_j * " + std::to_string(threads / 32) + " + (tid >> 5);",
+          "const int ts_o = ts_b / " + per_k + " * 4 + (tid >> 3 & 3), ts_i = ts_b % " + per_k + " * 32 + (tid & 7) * 4;"};
+}
+
+}  // namespace
+
+void Emitter::transposed_copies(const Pipeline& p, const std::string& store_at, const std::string& store_if) {
+  const StagedLoad& s = *p.written_transposed();
+  uses_tid_ = true;
+  if (opt_.comments)
+    line("// %" + std::to_string(s.reg) + ": " + type(s.reg).str() + " into registers, 16 bytes a read, for y^T's rows");
+  // Unrolled: ts_tw's index must be a constant, or the array goes to local memory.
+  line("#pragma unroll");
+  open("for (int ts_j = 0; ts_j < " + std::to_string(rounds(s.outer, s.inner, threads_)) + "; ++ts_j)");
+  for (const std::string& l : block_coordinates(s.inner, threads_)) line(l);
+  const VectorRead r = vector_read(s);
+  const std::string dst = tw(s.reg) + "[ts_j]";
+  open("if (" + r.all + " && ((uint64_t)ts_src & 15) == 0)");
+  line(dst + " = *reinterpret_cast<const ts_u4*>(ts_src);");
+  if (s.load->has_mask) {
+    --indent_;
+    line("} else if (" + r.none + ") {");
+    ++indent_;
+    line(dst + " = ts_u4{0u, 0u, 0u, 0u};");
+  }
+  open_else();
+  // Tails and misaligned rows: element by element (unrolled, as the
+  // words are registers).
+  line("float ts_f[4];");
+  line("#pragma unroll");
+  open("for (int ts_e = 0; ts_e < 4; ++ts_e)");
+  line("ts_f[ts_e] = " + r.element + ";");
+  close();
+  line(dst + " = ts_u4{ts_bitcast<uint32_t>(ts_f[0]), ts_bitcast<uint32_t>(ts_f[1]), ts_bitcast<uint32_t>(ts_f[2]), "
+             "ts_bitcast<uint32_t>(ts_f[3])};");
+  close();
+  close();
+  if (store_at.empty()) return;
+  if (!store_if.empty()) open("if (" + store_if + ")");
+  transposed_stores(p, store_at);
+  if (!store_if.empty()) close();
+}
+
+void Emitter::transposed_stores(const Pipeline& p, const std::string& stage) {
+  const StagedLoad& s = *p.written_transposed();
+  uses_tid_ = true;
+  open("");
+  line("uint32_t* const ts_td = reinterpret_cast<uint32_t*>(ts_smem + ts_pipe + (" + stage + ") * " +
+       std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ");");
+  line("const int ts_r = tid >> 1 & 3;");
+  line("#pragma unroll");
+  open("for (int ts_j = 0; ts_j < " + std::to_string(rounds(s.outer, s.inner, threads_)) + "; ++ts_j)");
+  for (const std::string& l : block_coordinates(s.inner, threads_)) line(l);
+  line("uint32_t ts_w[4];");
+  line("ts_rotate4(ts_w, " + tw(s.reg) + "[ts_j], ts_r);");
+  line("#pragma unroll");
+  open("for (int ts_e = 0; ts_e < 4; ++ts_e)");
+  line("const int ts_n = ts_i + ((ts_e + ts_r) & 3);");
+  line("ts_td[ts_n * 32 + ((((ts_o >> 2) ^ ts_n) & 7) << 2) + (ts_o & 3)] = ts_w[ts_e];");
+  close();
+  close();
+  // Generic-proxy stores, read by wgmma's async proxy after the barrier
+  // that publishes the stage.
+  line("ts_fence_proxy_async();");
+  close();
+}
+
+void Emitter::store_pending_transposed(const Pipeline& p) {
+  if (!p.written_transposed() || p.ahead < 2) return;
+  const ir::Instr& loop = *p.loop;
+  const std::string it = "it" + std::to_string(loop.dst);
+  open("if (" + loop_runs(loop, it + " + " + std::to_string(p.ahead - 1) + " * (int64_t)" + name(loop.args[2])) + ")");
+  transposed_stores(p, "(" + p.stage_var + " + " + std::to_string(p.ahead - 1) + ") % " + std::to_string(p.stages));
+  close();
+}
+
+}  // namespace tl::gpu::detail
