@@ -499,19 +499,23 @@ class Emitter {
   // Whether staged load s can be written so: f32 rows of 32 k values (one
   // 128-byte swizzled row each way), n a multiple of 32, 64 n a warpgroup.
   bool fits_written_transposed(const StagedLoad& s) const;
+  // How many refills its register sets stay ahead of their stores: two
+  // (two sets alternating) where the loop copies three or more iterations
+  // ahead, else what the stages allow (0: read and stored at once).
+  int transposed_depth(const Pipeline& p) const;
   // Its registers, declared before the loop's prologue.
   void declare_transposed_registers(const Pipeline& p);
-  // Its vectors for the iteration of the current AtIteration into
-  // ts_tw<reg>; then, with `store_at` not empty, into that stage at once
-  // (under the condition `store_if`, where not empty).
-  void transposed_copies(const Pipeline& p, const std::string& store_at, const std::string& store_if);
-  // ts_tw<reg> into stage `stage`, K-major and swizzled, and the fence that
-  // hands the generic-proxy stores to wgmma's async proxy.
-  void transposed_stores(const Pipeline& p, const std::string& stage);
-  // The registers the previous refill read, for iteration it + (ahead - 1)
-  // steps, into that iteration's stage (a refill reads one iteration before
-  // it stores, so the loads' latency passes under an iteration's groups).
-  void store_pending_transposed(const Pipeline& p);
+  // Its vectors, for the iteration of the current AtIteration, into
+  // register set `set`; that set into stage `stage`, K-major and swizzled,
+  // and the fence that hands the generic-proxy stores to wgmma's async proxy.
+  void transposed_loads(const Pipeline& p, int set);
+  void transposed_stores(const Pipeline& p, int set, const std::string& stage);
+  // The prologue's copy for stage `t` (an expression), under issue_copies'
+  // AtIteration: stored at once, but the last `depth` stages'.
+  void transposed_prologue(const Pipeline& p, const std::string& t);
+  // An iteration's refill, right after its stage is published: the set read
+  // `depth` refills before into its stage, then that set's next reads.
+  void transposed_refill(const Pipeline& p);
   // The condition under which `loop` runs an iteration with loop variable `value`.
   std::string loop_runs(const ir::Instr& loop, const std::string& value) const;
   // True from the pipelined loop's second iteration on (a C++ condition).

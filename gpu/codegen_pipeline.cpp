@@ -92,8 +92,12 @@ void Emitter::publish_stage(Pipeline& p) {
   if (p.late_issue) line("__syncthreads();");
   if (p.tma) close();
   p.published = true;
-  if (p.late_issue) return;
+  // A tile written transposed: stored where the groups that read its stage
+  // are retired (two iterations back or more), published by the next
+  // barrier, before the iteration that reads it.
+  if (p.late_issue) return transposed_refill(p);
   line("__syncthreads();");
+  transposed_refill(p);
   if (p.cluster_axis >= 0) {
     // Clusters: every thread of this program is done with the stage the
     // previous iteration read (its groups were waited for at once), which
@@ -131,11 +135,8 @@ void Emitter::read_ahead(const Pipeline& p) {
 
 void Emitter::issue_after_wait(Pipeline& p) {
   // Every warp has retired the previous iteration's groups: its stage is
-  // free for the copies of the iteration stages - 1 on. The stores of a
-  // tile written transposed go before the barrier, which publishes them
-  // (the TMA path has no barrier at the iteration's top); their stage's
-  // groups, two iterations back, were retired before the last one.
-  store_pending_transposed(p);
+  // free for the copies of the iteration stages - 1 on (and the stores of
+  // a tile written transposed, this iteration's refill, are published).
   line("__syncthreads();");
   open("");
   issue_ahead(p);
@@ -145,7 +146,6 @@ void Emitter::issue_after_wait(Pipeline& p) {
 void Emitter::issue_ahead(const Pipeline& p) {
   const ir::Instr& loop = *p.loop;
   const std::string step = "(int64_t)" + name(loop.args[2]);
-  if (!p.late_issue) store_pending_transposed(p);
   line("const int64_t ts_next = it" + std::to_string(loop.dst) + " + " + std::to_string(p.ahead) + " * " + step + ";");
   open("if (" + loop_runs(loop, "ts_next") + ")");
   issue_copies(p, "(" + reg_type(loop.dst) + ")ts_next",
@@ -191,14 +191,9 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
     cp_async(true, rolled || p.tma_path_copies());
     close();
   }
-  if (!p.written_transposed()) return;
-  // A tile written transposed, on either path: a refill reads it and the
-  // next refill stores it (store_pending_transposed), except with one
-  // iteration ahead, where nothing comes between. The prologue stores each
-  // stage's at once but the last one's, the first refill's to store.
-  const std::string last = std::to_string(p.ahead - 1);
-  if (refill) transposed_copies(p, p.ahead == 1 ? stage : "", "");
-  else transposed_copies(p, stage, p.ahead == 1 ? "" : "(" + stage + ") < " + last);
+  // A tile written transposed, on either path: the iteration's refill
+  // (transposed_refill) copies it, not the copies ahead.
+  if (p.written_transposed() && !refill) transposed_prologue(p, stage);
 }
 
 Emitter::VectorRead Emitter::vector_read(const StagedLoad& s) {

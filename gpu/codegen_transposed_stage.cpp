@@ -15,14 +15,26 @@
 // value (j + l / 2 % 4) % 4 at its j-th store, its four words rotated
 // first (ts_rotate4): n % 8 then takes all eight values, k % 4 four, and
 // the warp's 32 stores fall on 32 banks.
+//
+// A thread waits for its 16-byte reads at their first use, the stores: each
+// refill (right after the iteration's stage is published, before its dots)
+// stores the set of registers it read two refills before and reads that
+// set again, two sets alternating. With one refill between read and store,
+// the reads' latency (~1 us from L2 or memory under p11's load) was exposed
+// every iteration: 0.616 ms against 0.438 for the waited form (bench/
+// RESULTS.md, seventeenth round, call 1).
+#include <algorithm>
+
 #include "codegen_emitter.h"
 
 namespace tl::gpu::detail {
 
 namespace {
 
-// The registers of the tile staged from register `reg`.
-std::string tw(int reg) { return "ts_tw" + std::to_string(reg); }
+// Register set `set` of the tile staged from register `reg`, and the flag
+// that says which set the next refill takes.
+std::string tw(int reg, int set) { return "ts_tw" + std::to_string(reg) + "_" + std::to_string(set); }
+std::string parity(int reg) { return "ts_twp" + std::to_string(reg); }
 
 // Vectors a thread moves a refill, of a tile of `outer` k rows x `inner` n.
 int64_t rounds(int64_t outer, int64_t inner, int64_t threads) { return outer * inner / 4 / threads; }
@@ -34,9 +46,17 @@ bool Emitter::fits_written_transposed(const StagedLoad& s) const {
          threads_ % 128 == 0 && s.inner == 64 * (threads_ / 128) && (s.outer * s.inner / 4) % threads_ == 0;
 }
 
+int Emitter::transposed_depth(const Pipeline& p) const { return std::min(2, p.ahead - 1); }
+
 void Emitter::declare_transposed_registers(const Pipeline& p) {
-  if (const StagedLoad* s = p.written_transposed())
-    line("ts_u4 " + tw(s->reg) + "[" + std::to_string(rounds(s->outer, s->inner, threads_)) + "];");
+  const StagedLoad* s = p.written_transposed();
+  if (!s) return;
+  const std::string n = std::to_string(rounds(s->outer, s->inner, threads_));
+  line("ts_u4 " + tw(s->reg, 0) + "[" + n + "];");
+  if (transposed_depth(p) == 2) {
+    line("ts_u4 " + tw(s->reg, 1) + "[" + n + "];");
+    line("bool " + parity(s->reg) + " = false;");
+  }
 }
 
 namespace {
@@ -50,17 +70,17 @@ std::vector<std::string> block_coordinates(int64_t inner, int64_t threads) {
 
 }  // namespace
 
-void Emitter::transposed_copies(const Pipeline& p, const std::string& store_at, const std::string& store_if) {
+void Emitter::transposed_loads(const Pipeline& p, int set) {
   const StagedLoad& s = *p.written_transposed();
   uses_tid_ = true;
   if (opt_.comments)
     line("// %" + std::to_string(s.reg) + ": " + type(s.reg).str() + " into registers, 16 bytes a read, for y^T's rows");
-  // Unrolled: ts_tw's index must be a constant, or the array goes to local memory.
+  // Unrolled: the array's index must be a constant, or it goes to local memory.
   line("#pragma unroll");
   open("for (int ts_j = 0; ts_j < " + std::to_string(rounds(s.outer, s.inner, threads_)) + "; ++ts_j)");
   for (const std::string& l : block_coordinates(s.inner, threads_)) line(l);
   const VectorRead r = vector_read(s);
-  const std::string dst = tw(s.reg) + "[ts_j]";
+  const std::string dst = tw(s.reg, set) + "[ts_j]";
   open("if (" + r.all + " && ((uint64_t)ts_src & 15) == 0)");
   line(dst + " = *reinterpret_cast<const ts_u4*>(ts_src);");
   if (s.load->has_mask) {
@@ -81,13 +101,9 @@ void Emitter::transposed_copies(const Pipeline& p, const std::string& store_at, 
              "ts_bitcast<uint32_t>(ts_f[3])};");
   close();
   close();
-  if (store_at.empty()) return;
-  if (!store_if.empty()) open("if (" + store_if + ")");
-  transposed_stores(p, store_at);
-  if (!store_if.empty()) close();
 }
 
-void Emitter::transposed_stores(const Pipeline& p, const std::string& stage) {
+void Emitter::transposed_stores(const Pipeline& p, int set, const std::string& stage) {
   const StagedLoad& s = *p.written_transposed();
   uses_tid_ = true;
   open("");
@@ -98,7 +114,7 @@ void Emitter::transposed_stores(const Pipeline& p, const std::string& stage) {
   open("for (int ts_j = 0; ts_j < " + std::to_string(rounds(s.outer, s.inner, threads_)) + "; ++ts_j)");
   for (const std::string& l : block_coordinates(s.inner, threads_)) line(l);
   line("uint32_t ts_w[4];");
-  line("ts_rotate4(ts_w, " + tw(s.reg) + "[ts_j], ts_r);");
+  line("ts_rotate4(ts_w, " + tw(s.reg, set) + "[ts_j], ts_r);");
   line("#pragma unroll");
   open("for (int ts_e = 0; ts_e < 4; ++ts_e)");
   line("const int ts_n = ts_i + ((ts_e + ts_r) & 3);");
@@ -111,13 +127,61 @@ void Emitter::transposed_stores(const Pipeline& p, const std::string& stage) {
   close();
 }
 
-void Emitter::store_pending_transposed(const Pipeline& p) {
-  if (!p.written_transposed() || p.ahead < 2) return;
+void Emitter::transposed_prologue(const Pipeline& p, const std::string& t) {
+  // Stage t's tile: stored at once, but the last `depth` stages', which
+  // the first refills store (their register sets in order).
+  const int depth = transposed_depth(p);
+  const std::string first_pending = std::to_string(p.ahead - depth);
+  if (depth == 2) {
+    open("if ((" + t + ") == " + std::to_string(p.ahead - 1) + ")");
+    transposed_loads(p, 1);
+    open_else();
+  }
+  transposed_loads(p, 0);
+  if (depth > 0) open("if ((" + t + ") < " + first_pending + ")");
+  transposed_stores(p, 0, t);
+  if (depth > 0) close();
+  if (depth == 2) close();
+}
+
+void Emitter::transposed_refill(const Pipeline& p) {
+  if (!p.written_transposed()) return;
+  const StagedLoad& s = *p.written_transposed();
   const ir::Instr& loop = *p.loop;
-  const std::string it = "it" + std::to_string(loop.dst);
-  open("if (" + loop_runs(loop, it + " + " + std::to_string(p.ahead - 1) + " * (int64_t)" + name(loop.args[2])) + ")");
-  transposed_stores(p, "(" + p.stage_var + " + " + std::to_string(p.ahead - 1) + ") % " + std::to_string(p.stages));
-  close();
+  const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
+  const int depth = transposed_depth(p);
+  AtIteration at(*this, p, "(" + reg_type(loop.dst) + ")(" + it + " + " + std::to_string(p.ahead) + " * " + step + ")");
+  auto refill = [&](int set) {
+    // The set read `depth` refills ago, for iteration it + ahead - depth,
+    // into its stage (with depth 0, the next iteration's, read here).
+    const int stored = depth == 0 ? 1 : p.ahead - depth;
+    const std::string loaded = it + " + " + std::to_string(depth == 0 ? 1 : p.ahead) + " * " + step;
+    if (depth == 0) {
+      open("if (" + loop_runs(loop, loaded) + ")");
+      transposed_loads(p, set);
+      transposed_stores(p, set, "(" + p.stage_var + " + 1) % " + std::to_string(p.stages));
+      close();
+      return;
+    }
+    open("if (" + loop_runs(loop, it + " + " + std::to_string(stored) + " * " + step) + ")");
+    transposed_stores(p, set, "(" + p.stage_var + " + " + std::to_string(stored) + ") % " + std::to_string(p.stages));
+    close();
+    open("if (" + loop_runs(loop, loaded) + ")");
+    transposed_loads(p, set);
+    close();
+  };
+  if (opt_.comments) line("// %" + std::to_string(s.reg) + " written transposed: a stage " + std::to_string(depth) +
+                          " refills after its reads");
+  if (depth == 2) {
+    open("if (" + parity(s.reg) + ")");
+    refill(1);
+    open_else();
+    refill(0);
+    close();
+    line(parity(s.reg) + " = !" + parity(s.reg) + ";");
+  } else {
+    refill(0);
+  }
 }
 
 }  // namespace tl::gpu::detail

@@ -393,27 +393,34 @@ TEST_CASE("wgmma: with groups in flight, C^T's B^T is written K-major into the s
   CHECK(has(body, "ts_wgmma_tf32_n128(r88, ts_wgmma_desc_sw128(sb + ts_wg * 2048 + 24), ts_wgmma_desc_sw128(sa + 24));"));
   CHECK_FALSE(has(body, "ts_wgmma_tf32_rs_n"));
   CHECK_FALSE(has(body, "ts_fa["));
-  // y: four 16-byte reads a thread into registers, stored the next refill,
-  // rotated, into y^T's swizzled rows; the TMA path has no cp.async to wait for.
-  CHECK(has(body, "ts_u4 ts_tw87[4];"));
-  CHECK(has(body, "ts_tw87[ts_j] = *reinterpret_cast<const ts_u4*>(ts_src);"));
-  CHECK(has(body, "ts_rotate4(ts_w, ts_tw87[ts_j], ts_r);"));
+  // y: four 16-byte reads a thread into one of two register sets, stored
+  // two refills later, rotated, into y^T's swizzled rows; the TMA path has
+  // no cp.async to wait for.
+  CHECK(has(body, "ts_u4 ts_tw87_0[4];"));
+  CHECK(has(body, "ts_u4 ts_tw87_1[4];"));
+  CHECK(has(body, "ts_tw87_1[ts_j] = *reinterpret_cast<const ts_u4*>(ts_src);"));
+  CHECK(has(body, "ts_rotate4(ts_w, ts_tw87_0[ts_j], ts_r);"));
   CHECK(has(body, "ts_td[ts_n * 32 + ((((ts_o >> 2) ^ ts_n) & 7) << 2) + (ts_o & 3)] = ts_w[ts_e];"));
-  const size_t mbar = body.find("ts_mbar_wait(");
+  const size_t loop = body.find("for (int64_t it32");
+  REQUIRE(loop != std::string::npos);
+  const size_t mbar = body.find("ts_mbar_wait(", loop);
   REQUIRE(mbar != std::string::npos);
   CHECK(body.find("} else {", mbar) < body.find("ts_cp_async_wait_", mbar));
-  // The group stays in flight; after the wait (the groups of two
-  // iterations back retired) the pending registers go into the stage two
-  // iterations on, then the fence to the async proxy and the barrier that
-  // publishes them; x's box three iterations on after that.
-  const size_t wait = body.find("ts_wgmma_wait<1>();");
-  REQUIRE(wait != std::string::npos);
-  const size_t pending = body.find("((ts_st32 + 2) % 4) * ", wait);
+  // Right after the stage is published and before the dots: the set read
+  // two refills ago into the next iteration's stage (the one three back,
+  // its groups retired), the fence to the async proxy, then the set's next
+  // reads (three iterations on). The group stays in flight, and the
+  // barrier after its wait publishes the stores before the next iteration.
+  const size_t pending = body.find("((ts_st32 + 1) % 4) * ", mbar);
   REQUIRE(pending != std::string::npos);
-  CHECK(body.find("it32 + 2 * (int64_t)r31 <", wait) < pending);
-  const size_t fence = body.find("ts_fence_proxy_async();", pending), barrier = body.find("__syncthreads();", pending);
-  CHECK(fence < barrier);
-  CHECK(barrier < body.find("ts_tma_load_3d(", pending));
+  CHECK(body.find("if (ts_twp87) {", mbar) < pending);
+  CHECK(body.find("it32 + 1 * (int64_t)r31 <", mbar) < pending);
+  const size_t fence = body.find("ts_fence_proxy_async();", pending), reads = body.find("it32 + 3 * (int64_t)r31 <", pending);
+  CHECK(fence < reads);
+  CHECK(reads < body.find("ts_wgmma_tf32_n128(", pending));
+  const size_t wait = body.find("ts_wgmma_wait<1>();", pending);
+  REQUIRE(wait != std::string::npos);
+  CHECK(body.find("__syncthreads();", wait) < body.find("ts_tma_load_3d(", wait));
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
 }
 
