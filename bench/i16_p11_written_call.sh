@@ -6,9 +6,11 @@
 # compute-sanitizer memcheck; p11 at 4096^3, 256 x 128 x 32, 8 warps, TMA:
 # the new form at 4 and 3 stages against the waited form (fragments in
 # registers) at 4 and 3, two rounds (A/B/A/B); cuBLAS's tf32 product
-# (torch.matmul) in the same call; the tuned row; ptxas's registers.
+# (torch.matmul) in the same call; the tuned row; ptxas's registers; with
+# NCU=1, Nsight Compute on the in-flight form at 4 stages (throughputs, warp
+# states, each SASS instruction's stall samples).
 # Files in $OUT: summary.txt, tests.log, memcheck.log, ab.log, bench.log,
-# cublas.log.
+# cublas.log (with NCU=1 also ncu_p11.txt, ncu_p11_sass.csv).
 #
 # Usage from the repository root, .debs/ carried:
 #   OUT=/tmp/w COMMIT=<rev> bench/i16_p11_written_call.sh
@@ -48,4 +50,14 @@ for st in 4 3; do
     "$CUDA_BIN/nvcc" -arch=sm_90a -cubin -w -Xptxas -v -o "$BUILD/p11_w$st.cubin" "$BUILD/p11_w$st.cu" > "$BUILD/p11_w$st.ptxas" 2>&1
   log "p11 in flight, $st stages: ptxas exit $? $(grep -o 'Used [0-9]* registers' "$BUILD/p11_w$st.ptxas")"
 done
+if [ "${NCU:-0}" = 1 ]; then
+  NCU_BIN=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  timeout 240 "$NCU_BIN" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+    --section MemoryWorkloadAnalysis --section SourceCounters --print-details all \
+    -k regex:batched_matmul --launch-skip 3 --launch-count 1 -o "$BUILD/p11_w" -f \
+    "$TS" bench --gpu --case $CFG --stages 4 --runs 100 --warmup 1 > "$OUT/ncu_p11.txt" 2>&1
+  log "ncu p11: exit $? $(grep -E 'Duration|Executed Instructions  |Warp Cycles Per Issued' "$OUT/ncu_p11.txt" | tr -s ' ' | tr '\n' ';')"
+  timeout 120 "$NCU_BIN" --import "$BUILD/p11_w.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_p11_sass.csv" 2>&1
+  log "source page: exit $? $(wc -l < "$OUT/ncu_p11_sass.csv") lines"
+fi
 log "done"
