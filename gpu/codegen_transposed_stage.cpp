@@ -51,24 +51,33 @@ int Emitter::transposed_depth(const Pipeline& p) const { return std::min(2, p.ah
 void Emitter::declare_transposed_registers(const Pipeline& p) {
   const StagedLoad* s = p.written_transposed();
   if (!s) return;
+  const int r = s->reg;
   const std::string n = std::to_string(rounds(s->outer, s->inner, threads_));
-  line("ts_u4 " + tw(s->reg, 0) + "[" + n + "];");
+  line("ts_u4 " + tw(r, 0) + "[" + n + "];");
   if (transposed_depth(p) == 2) {
-    line("ts_u4 " + tw(s->reg, 1) + "[" + n + "];");
-    line("bool " + parity(s->reg) + " = false;");
+    line("ts_u4 " + tw(r, 1) + "[" + n + "];");
+    line("bool " + parity(r) + " = false;");
   }
+  // This thread's place in every round, computed once: warp w reads k rows
+  // 8j + 4 (w / NB) + lane / 8 of round j and the n columns from
+  // 32 (w % NB) + 4 (lane % 8) (NB = n / 32 = warps / 2, fits_written_transposed),
+  // and stores value e of a vector at word T_e ^ 8j of y^T's stage region:
+  // T_e = n_e * 32 + ((k / 4 ^ n_e % 8) << 2) + k % 4 for round 0's k, whose
+  // k / 4 differs from round j's only in the bits of 2j, which the XOR
+  // moves to the 16-byte chunk it names. The loop's refills then do no
+  // index arithmetic but the reads' addresses.
+  const std::string nb = std::to_string(s->inner / 32), id = std::to_string(r);
+  uses_tid_ = true;
+  line("const int ts_tk" + id + " = (tid >> 5) / " + nb + " * 4 + (tid >> 3 & 3);");
+  line("const int ts_tn" + id + " = (tid >> 5) % " + nb + " * 32 + (tid & 7) * 4;");
+  line("const int ts_trot" + id + " = tid >> 1 & 3;");
+  line("int ts_tT" + id + "[4];");
+  line("#pragma unroll");
+  open("for (int ts_e = 0; ts_e < 4; ++ts_e)");
+  line("const int ts_n = ts_tn" + id + " + ((ts_e + ts_trot" + id + ") & 3);");
+  line("ts_tT" + id + "[ts_e] = ts_n * 32 + ((((ts_tk" + id + " >> 2) ^ ts_n) & 7) << 2) + (ts_tk" + id + " & 3);");
+  close();
 }
-
-namespace {
-
-// Round ts_j's k row (ts_o) and first n (ts_i) for this thread.
-std::vector<std::string> block_coordinates(int64_t inner, int64_t threads) {
-  const std::string per_k = std::to_string(inner / 32);
-  return {"const int ts_b = ts_j * " + std::to_string(threads / 32) + " + (tid >> 5);",
-          "const int ts_o = ts_b / " + per_k + " * 4 + (tid >> 3 & 3), ts_i = ts_b % " + per_k + " * 32 + (tid & 7) * 4;"};
-}
-
-}  // namespace
 
 void Emitter::transposed_loads(const Pipeline& p, int set) {
   const StagedLoad& s = *p.written_transposed();
@@ -78,7 +87,7 @@ void Emitter::transposed_loads(const Pipeline& p, int set) {
   // Unrolled: the array's index must be a constant, or it goes to local memory.
   line("#pragma unroll");
   open("for (int ts_j = 0; ts_j < " + std::to_string(rounds(s.outer, s.inner, threads_)) + "; ++ts_j)");
-  for (const std::string& l : block_coordinates(s.inner, threads_)) line(l);
+  line("const int ts_o = ts_j * 8 + ts_tk" + std::to_string(s.reg) + ", ts_i = ts_tn" + std::to_string(s.reg) + ";");
   const VectorRead r = vector_read(s);
   const std::string dst = tw(s.reg, set) + "[ts_j]";
   open("if (" + r.all + " && ((uint64_t)ts_src & 15) == 0)");
@@ -109,16 +118,14 @@ void Emitter::transposed_stores(const Pipeline& p, int set, const std::string& s
   open("");
   line("uint32_t* const ts_td = reinterpret_cast<uint32_t*>(ts_smem + ts_pipe + (" + stage + ") * " +
        std::to_string(p.stage_bytes) + " + " + std::to_string(s.offset) + ");");
-  line("const int ts_r = tid >> 1 & 3;");
+  const std::string id = std::to_string(s.reg);
   line("#pragma unroll");
   open("for (int ts_j = 0; ts_j < " + std::to_string(rounds(s.outer, s.inner, threads_)) + "; ++ts_j)");
-  for (const std::string& l : block_coordinates(s.inner, threads_)) line(l);
   line("uint32_t ts_w[4];");
-  line("ts_rotate4(ts_w, " + tw(s.reg, set) + "[ts_j], ts_r);");
+  line("ts_rotate4(ts_w, " + tw(s.reg, set) + "[ts_j], ts_trot" + id + ");");
   line("#pragma unroll");
   open("for (int ts_e = 0; ts_e < 4; ++ts_e)");
-  line("const int ts_n = ts_i + ((ts_e + ts_r) & 3);");
-  line("ts_td[ts_n * 32 + ((((ts_o >> 2) ^ ts_n) & 7) << 2) + (ts_o & 3)] = ts_w[ts_e];");
+  line("ts_td[ts_tT" + id + "[ts_e] ^ (ts_j * 8)] = ts_w[ts_e];");
   close();
   close();
   // Generic-proxy stores, read by wgmma's async proxy after the barrier
