@@ -65,6 +65,11 @@ int cmd_bench(const Args& args) {
       throw UsageError("--copies-first needs --warps and --wgmma (to compare with the default order)");
     opt.codegen.wgmma_copies_after_dots = false;
   }
+  if (args.flag("b-in-stage")) {
+    if (!opt.tune_warps.empty() || !opt.tune_wgmma)
+      throw UsageError("--b-in-stage needs --warps and --wgmma (the autotuner does not try it: slower so far)");
+    opt.codegen.wgmma_b_in_stage = true;
+  }
   if (args.flag("groups-waited")) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma)
       throw UsageError("--groups-waited needs --warps and --wgmma (the autotuner tries both forms itself)");

@@ -19,6 +19,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.ldmatrix = !args.flag("no-ldmatrix");
   opt.row_runs = !args.flag("no-row-runs");
   opt.wgmma_register_a = args.flag("register-a");
+  opt.wgmma_b_in_stage = args.flag("b-in-stage");
   opt.wgmma = args.flag("wgmma");
   opt.tma = args.flag("tma");
   opt.cluster_multicast = args.flag("cluster");

@@ -113,6 +113,17 @@ struct CodegenOptions {
   // and minimum on its own, 4 times the reads of the runs of 8
   // (bench/RESULTS.md, fifteenth round).
   bool wgmma_register_a = false;
+  // With wgmma groups in flight, a tf32 dot run as C^T = B^T A^T (p11's:
+  // B has n along its rows) writes B^T into the stage K-major from the
+  // threads' registers (two sets alternating, rotated stores on 32 banks:
+  // gpu/codegen_transposed_stage.cpp), so wgmma reads it by descriptor and
+  // its groups may stay in flight, instead of reading B^T's fragments into
+  // registers and waiting for each group. Off by default: p11 ran 0.485 ms
+  // this way against 0.438 waited, its iterations bound by the ~280
+  // instructions a warp of the reads' addresses and masks, the rotation and
+  // the stores; and NVRTC took 1.2 s (bench/RESULTS.md, seventeenth round).
+  // The bench's tuner does not try it (`--b-in-stage` with --warps does).
+  bool wgmma_b_in_stage = false;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both
@@ -189,6 +200,8 @@ struct LoweredKernel {
   // Loops with groups in flight whose copies went behind the dots
   // (CodegenOptions::wgmma_copies_after_dots).
   int copies_behind_dots = 0;
+  // Loops whose C^T dot writes B^T into the stage (CodegenOptions::wgmma_b_in_stage).
+  int b_in_stage = 0;
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

@@ -331,7 +331,7 @@ void Emitter::plan_pipelines() {
       p.wgmma = p.wgmma_transposed = true;
       // With groups in flight, B is written K-major into the stage by the
       // threads (StagedLoad::written_transposed), not read into registers.
-      if (opt_.wgmma_in_flight && !opt_.cluster_multicast)
+      if (opt_.wgmma_b_in_stage && opt_.wgmma_in_flight && !opt_.cluster_multicast)
         for (StagedLoad& s : p.loads)
           if (s.reg == register_read && fits_written_transposed(s)) s.written_transposed = true;
       // The result and every tile computed with it hold C^T's accumulator

@@ -134,6 +134,7 @@ void check_transposed_forms(Run run) {
         cg.wgmma = true;
         cg.tma = aligned;
         cg.wgmma_in_flight = in_flight;
+        cg.wgmma_b_in_stage = in_flight;
         const int64_t m = b0;
         check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
           const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);

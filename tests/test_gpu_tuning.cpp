@@ -341,7 +341,7 @@ TEST_CASE("wgmma: E1's tf32 dots read their staged core matrices by descriptor",
 TEST_CASE("wgmma: a tf32 dot whose B has n along its rows computes C^T with B^T from registers", "[gpu][codegen]") {
   tl::gpu::CodegenOptions cg;
   cg.wgmma = true;
-  cg.wgmma_in_flight = false;  // with groups in flight B^T goes through the stage (the next test)
+  cg.wgmma_in_flight = false;  // with wgmma_b_in_stage B^T goes through the stage (the next test)
   cg.num_warps = 8;
   const tl::gpu::BenchCase c = dot_cases::p11_at(128, 128, 32);
   puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
@@ -383,6 +383,7 @@ TEST_CASE("wgmma: with groups in flight, C^T's B^T is written K-major into the s
   cg.num_warps = 8;
   cg.num_stages = 4;
   cg.tma = true;
+  cg.wgmma_b_in_stage = true;
   const tl::gpu::BenchCase c = dot_cases::p11_at(128, 128, 32);
   puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
   auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
