@@ -255,7 +255,7 @@ LoweredKernel Emitter::run() {
                          std::any_of(k_.params.begin(), k_.params.end(), [](const auto& p) { return is_half(p.dtype); });
   if (!any_16bit) src << "#define TS_NO_16BIT  // no f16 or bf16 value: the prelude leaves their headers out\n";
   src << cuda_prelude() << "\n";
-  src << wgmma_helpers();
+  src << wgmma_helpers() << transposed_stage_helpers();
   src << "\n"
       << "// Kernel " << k_.name << ": " << threads_ << " threads per program (" << opt_.num_warps
       << " warps), " << smem_bytes_ << " bytes of shared memory.\n"

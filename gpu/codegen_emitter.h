@@ -505,6 +505,9 @@ class Emitter {
   int transposed_depth(const Pipeline& p) const;
   // Its registers, declared before the loop's prologue.
   void declare_transposed_registers(const Pipeline& p);
+  // The helper its stores call (ts_rotate4), for the source's head where a
+  // pipeline writes a tile transposed (every other kernel's text stays as it was).
+  std::string transposed_stage_helpers() const;
   // Its vectors, for the iteration of the current AtIteration, into
   // register set `set`; that set into stage `stage`, K-major and swizzled,
   // and the fence that hands the generic-proxy stores to wgmma's async proxy.

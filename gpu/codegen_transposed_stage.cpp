@@ -46,6 +46,21 @@ bool Emitter::fits_written_transposed(const StagedLoad& s) const {
          threads_ % 128 == 0 && s.inner == 64 * (threads_ / 128) && (s.outer * s.inner / 4) % threads_ == 0;
 }
 
+std::string Emitter::transposed_stage_helpers() const {
+  bool any = false;
+  for (const Pipeline& p : pipelines_) any |= p.written_transposed() != nullptr;
+  if (!any) return "";
+  // w[j] = v's word (j + r) % 4, by selects on r's two bits.
+  return "TS_INLINE void ts_rotate4(uint32_t* w, const ts_u4& v, int r) {\n"
+         "  const bool one = (r & 1) != 0, two = (r & 2) != 0;\n"
+         "  const uint32_t a0 = one ? v.y : v.x, a1 = one ? v.z : v.y, a2 = one ? v.w : v.z, a3 = one ? v.x : v.w;\n"
+         "  w[0] = two ? a2 : a0;\n"
+         "  w[1] = two ? a3 : a1;\n"
+         "  w[2] = two ? a0 : a2;\n"
+         "  w[3] = two ? a1 : a3;\n"
+         "}\n";
+}
+
 int Emitter::transposed_depth(const Pipeline& p) const { return std::min(2, p.ahead - 1); }
 
 void Emitter::declare_transposed_registers(const Pipeline& p) {

@@ -470,16 +470,6 @@ TS_INLINE void ts_ldsm_x2_trans(uint32_t* r, const void* p) {
 struct __align__(16) ts_u4 {
   uint32_t x, y, z, w;
 };
-// w[j] = v's word (j + r) % 4: a transposing stage write's rotation
-// (codegen_transposed_stage.cpp), by selects on r's two bits.
-TS_INLINE void ts_rotate4(uint32_t* w, const ts_u4& v, int r) {
-  const bool one = (r & 1) != 0, two = (r & 2) != 0;
-  const uint32_t a0 = one ? v.y : v.x, a1 = one ? v.z : v.y, a2 = one ? v.w : v.z, a3 = one ? v.x : v.w;
-  w[0] = two ? a2 : a0;
-  w[1] = two ? a3 : a1;
-  w[2] = two ? a0 : a2;
-  w[3] = two ? a1 : a3;
-}
 // Four words into shared memory by one 16-byte store (the caller keeps the
 // address 16-byte aligned): NVVM splits a ts_u4's store of computed words
 // into four 4-byte stores (a wgmma operand written from registers).
