@@ -5,7 +5,8 @@
 # at 2), while the same blocks by cp.async and BN 128 x 2 by TMA agreed.
 # Each form here is checked against the host reference (`bench --verify`):
 # BN 64 x 2 with TMA at 4 (auto) and 3 stages, by cp.async, and BN 128 x 2
-# with TMA. Files in $OUT: summary.txt, verify.log.
+# with TMA. REPEAT=N runs each form N times (is a wrong result repeatable?).
+# Files in $OUT: summary.txt, verify.log.
 #
 # Usage from the repository root, .debs/ carried:  OUT=/tmp/v bench/i16_e4_verify_call.sh
 set -u -o pipefail
@@ -16,9 +17,11 @@ log "E4 verify call at ${COMMIT:-?} on $(nvidia-smi --query-gpu=name --format=cs
 build_or_exit tilescope
 : > "$OUT/verify.log"
 for cfg in "--variant 6 --wgmma --tma" "--variant 6 --wgmma --tma --stages 3" "--variant 6 --wgmma" "--variant 5 --wgmma --tma"; do
+ for rep in $(seq "${REPEAT:-1}"); do
   echo "=== e4_rows --warps 8 $cfg" >> "$OUT/verify.log"
   # shellcheck disable=SC2086
   timeout 60 "$TS" bench --gpu --case e4_rows --warps 8 $cfg --verify --runs 100 --warmup 2 >> "$OUT/verify.log" 2>&1
-  log "e4_rows --warps 8 $cfg: exit $? $(grep -E 'vs reference' "$OUT/verify.log" | tail -1)"
+  log "e4_rows --warps 8 $cfg (run $rep): exit $? $(grep -E 'vs reference' "$OUT/verify.log" | tail -1)"
+ done
 done
 log "done"
