@@ -81,6 +81,12 @@ void Emitter::publish_stage(Pipeline& p) {
     line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
     line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
     if (p.tma_path_copies()) line(cp_async_wait);
+    // Operands this iteration wrote into the stage from registers (E4's X),
+    // by generic-proxy stores that wgmma reads through the async proxy: the
+    // proxy fence before the barrier, as on the cp.async path below. Without
+    // it e4_rows' BN 64 x 2 form by TMA computed wrong results at its bench
+    // size, different from run to run (bench/RESULTS.md, seventeenth round).
+    if (p.wgmma && !p.reg_written.empty()) line("ts_fence_proxy_async();");
     open_else();
   }
   line(cp_async_wait);

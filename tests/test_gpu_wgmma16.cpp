@@ -131,6 +131,31 @@ TEST_CASE("emulated: E4 with dY copied by TMA computes what the interpreter comp
   }
 }
 
+TEST_CASE("wgmma: E4's X written into the stage is fenced to the async proxy before the barrier on the TMA path too",
+          "[gpu][codegen]") {
+  // The threads' stores of X go through the generic proxy, wgmma reads the
+  // stage through the async proxy: each path (TMA, and its cp.async
+  // fallback) fences between them before the barrier that publishes the
+  // stage. Without it on the TMA path, the BN 64 x 2 form computed wrong
+  // results on an H100 at its bench size, different from run to run.
+  for (int stages : {0, 3}) {
+    const tl::gpu::BenchCase c = e4_rows_at(128, 64, 32, 2, 3, 300, 200);
+    puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+    auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+    const std::string body = body_of(tl::gpu::lower(*ir, wgmma16_cases::e4_tma_at(128, stages)).source);
+    INFO("stages " << stages);
+    const size_t loop = body.find("for (int64_t it");
+    REQUIRE(loop != std::string::npos);
+    const size_t x_store = body.find("ts_st_shared16(sb", loop), wait = body.find("ts_mbar_wait(", loop);
+    REQUIRE(x_store != std::string::npos);
+    REQUIRE(wait != std::string::npos);
+    CHECK(x_store < wait);
+    const size_t fallback = body.find("} else {", wait), barrier = body.find("__syncthreads();", wait);
+    CHECK(body.find("ts_fence_proxy_async();", wait) < fallback);
+    CHECK(body.find("ts_fence_proxy_async();", fallback) < barrier);
+  }
+}
+
 TEST_CASE("emulated: E4 as C^T with X^T fed to wgmma from registers computes what the interpreter computes",
           "[gpu][emulated]") {
   for (auto [bm, bn, bk, rows, split, stages] : wgmma16_cases::register_a_forms) {
