@@ -71,30 +71,22 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
            " + ts_wg * 2048 + " + std::to_string(8 * kk) + "), " + desc + a_base + " + " +
            std::to_string(tf32_k_offset(staged_a, kk)) + tail + ");");
     if (p.wgmma_async) return end_wgmma_group(p, in);
-    line("ts_wgmma_commit();");
-    if (p.copies_after_dot) {
-      open("");
-      issue_ahead(p);
-      close();
+  } else {
+    wgmma_rs_widths_.insert(M);
+    line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
+         ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
+    line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
+    for (int64_t kk = 0; kk < K / 8; ++kk) {
+      const int64_t lo = 8 * kk * b_stride, hi = (8 * kk + 4) * b_stride;
+      const std::string f = "ts_fa[" + std::to_string(kk) + "]";
+      line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
+           "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
     }
-    line("ts_wgmma_wait0();");
-    fence_operands(dst);
-    return;
+    line("ts_wgmma_fence();");
+    for (int64_t kk = 0; kk < K / 8; ++kk)
+      line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
+           a_base + " + " + std::to_string(tf32_k_offset(staged_a, kk)) + tail + ");");
   }
-  wgmma_rs_widths_.insert(M);
-  line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
-       ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
-  line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
-  for (int64_t kk = 0; kk < K / 8; ++kk) {
-    const int64_t lo = 8 * kk * b_stride, hi = (8 * kk + 4) * b_stride;
-    const std::string f = "ts_fa[" + std::to_string(kk) + "]";
-    line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
-         "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
-  }
-  line("ts_wgmma_fence();");
-  for (int64_t kk = 0; kk < K / 8; ++kk)
-    line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
-         a_base + " + " + std::to_string(tf32_k_offset(staged_a, kk)) + tail + ");");
   line("ts_wgmma_commit();");
   if (p.copies_after_dot) {
     // Every thread passed this iteration's barrier, so every group that
