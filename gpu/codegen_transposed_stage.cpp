@@ -42,8 +42,10 @@ int64_t rounds(int64_t outer, int64_t inner, int64_t threads) { return outer * i
 }  // namespace
 
 bool Emitter::fits_written_transposed(const StagedLoad& s) const {
-  return type(s.reg).dtype == DType::f32 && s.outer_axis >= 0 && s.outer == 32 && s.inner % 32 == 0 &&
-         threads_ % 128 == 0 && s.inner == 64 * (threads_ / 128) && (s.outer * s.inner / 4) % threads_ == 0;
+  // 64 n a warpgroup: n = threads / 2, a multiple of 64, and each thread
+  // moves 32 * n / 4 / threads = 4 vectors a refill.
+  return type(s.reg).dtype == DType::f32 && s.outer_axis >= 0 && s.outer == 32 && threads_ % 128 == 0 &&
+         s.inner == 64 * (threads_ / 128);
 }
 
 std::string Emitter::transposed_stage_helpers() const {
@@ -173,26 +175,27 @@ void Emitter::transposed_refill(const Pipeline& p) {
   const std::string it = "it" + std::to_string(loop.dst), step = "(int64_t)" + name(loop.args[2]);
   const int depth = transposed_depth(p);
   AtIteration at(*this, p, "(" + reg_type(loop.dst) + ")(" + it + " + " + std::to_string(p.ahead) + " * " + step + ")");
-  auto refill = [&](int set) {
-    // The set read `depth` refills ago, for iteration it + ahead - depth,
-    // into its stage (with depth 0, the next iteration's, read here).
-    const int stored = depth == 0 ? 1 : p.ahead - depth;
-    const std::string loaded = it + " + " + std::to_string(depth == 0 ? 1 : p.ahead) + " * " + step;
-    if (depth == 0) {
-      open("if (" + loop_runs(loop, loaded) + ")");
-      transposed_loads(p, set);
-      transposed_stores(p, set, "(" + p.stage_var + " + 1) % " + std::to_string(p.stages));
-      close();
-      return;
-    }
+  // A set holds iteration it + ahead - depth's tile when stored, and
+  // reads iteration it + ahead's; with depth 0 (one iteration ahead) that
+  // is the same tile, read and then stored at once.
+  const int stored = p.ahead - depth;
+  const std::string loaded = it + " + " + std::to_string(p.ahead) + " * " + step;
+  auto store = [&](int set) {
     open("if (" + loop_runs(loop, it + " + " + std::to_string(stored) + " * " + step) + ")");
     transposed_stores(p, set, "(" + p.stage_var + " + " + std::to_string(stored) + ") % " + std::to_string(p.stages));
     close();
+  };
+  auto load = [&](int set) {
     open("if (" + loop_runs(loop, loaded) + ")");
     transposed_loads(p, set);
     close();
   };
-  if (opt_.comments) line("// %" + std::to_string(s.reg) + " written transposed: a stage " + std::to_string(depth) +
+  auto refill = [&](int set) {
+    if (depth == 0) load(set);
+    store(set);
+    if (depth > 0) load(set);
+  };
+  if (opt_.comments) line("// %" + std::to_string(s.reg) + " written transposed: stored " + std::to_string(depth) +
                           " refills after its reads");
   if (depth == 2) {
     open("if (" + parity(s.reg) + ")");

@@ -61,14 +61,14 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
   const std::string desc = swizzled ? "ts_wgmma_desc_sw128(" : "ts_wgmma_desc(";
   if (p.written_transposed()) {
     // B^T written K-major into the stage (codegen_transposed_stage.cpp):
-    // warpgroup g's 64 rows of it by descriptor, a k8 step 32 bytes along
-    // the swizzled rows; the group may stay in flight.
+    // warpgroup g's 64 rows of K floats by descriptor, a k8 step 32 bytes
+    // along the swizzled rows; the group may stay in flight.
     wgmma_widths_.insert(M);
     line("const int ts_wg = tid >> 7;");
     line("ts_wgmma_fence();");
     for (int64_t kk = 0; kk < K / 8; ++kk)
       line("ts_wgmma_tf32_n" + std::to_string(M) + "(" + name(dst) + ", ts_wgmma_desc_sw128(" + b_base +
-           " + ts_wg * 2048 + " + std::to_string(8 * kk) + "), " + desc + a_base + " + " +
+           " + ts_wg * " + std::to_string(64 * K) + " + " + std::to_string(8 * kk) + "), " + desc + a_base + " + " +
            std::to_string(tf32_k_offset(staged_a, kk)) + tail + ");");
     if (p.wgmma_async) return end_wgmma_group(p, in);
   } else {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -52,6 +53,25 @@ inline tl::gpu::BenchCase bench_case_sized(const char* name, puzzles::Params siz
 // Bench case `name` at sizes M, N, K (E1's).
 inline tl::gpu::BenchCase bench_case_at(const char* name, int64_t M, int64_t N, int64_t K) {
   return bench_case_sized(name, {{"M", M}, {"N", N}, {"K", K}});
+}
+
+// The IR of a bench case's kernel at its sizes and blocks (the buffers
+// only give their dtypes: the IR keeps none of them).
+inline std::shared_ptr<const tl::ir::Kernel> case_ir(const tl::gpu::BenchCase& c) {
+  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
+  return tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+}
+
+// wgmma at `warps` and `stages` (0: the code generator's choice), its
+// groups in flight or waited for, the staged tiles by TMA or cp.async.
+inline tl::gpu::CodegenOptions wgmma_options(int warps, int stages = 0, bool in_flight = true, bool tma = false) {
+  tl::gpu::CodegenOptions cg;
+  cg.wgmma = true;
+  cg.num_warps = warps;
+  cg.num_stages = stages;
+  cg.wgmma_in_flight = in_flight;
+  cg.tma = tma;
+  return cg;
 }
 
 // A bench case run by the interpreter and once more by `run(ir, grid,
@@ -128,12 +148,7 @@ void check_transposed_forms(Run run) {
         const tl::gpu::BenchCase c = aligned ? p11_sized(b0, b1, bk, 130, 152, 1, 72) : p11_at(b0, b1, bk);
         INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages
                        << ", in flight " << in_flight);
-        tl::gpu::CodegenOptions cg;
-        cg.num_warps = warps;
-        cg.num_stages = stages;
-        cg.wgmma = true;
-        cg.tma = aligned;
-        cg.wgmma_in_flight = in_flight;
+        tl::gpu::CodegenOptions cg = wgmma_options(warps, stages, in_flight, aligned);
         cg.wgmma_b_in_stage = in_flight;
         const int64_t m = b0;
         check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {

@@ -28,13 +28,7 @@ namespace {
 using codegen_text::has;
 
 tl::gpu::CodegenOptions tma_options(int warps, int stages = 0, bool in_flight = true) {
-  tl::gpu::CodegenOptions cg;
-  cg.num_warps = warps;
-  cg.num_stages = stages;
-  cg.wgmma = true;
-  cg.wgmma_in_flight = in_flight;
-  cg.tma = true;
-  return cg;
+  return dot_cases::wgmma_options(warps, stages, in_flight, /*tma=*/true);
 }
 
 std::shared_ptr<const tl::ir::Kernel> tile_dot_ir(const tl::KernelDef& k) {
@@ -175,9 +169,7 @@ TEST_CASE("TMA: the loop's cp.async fallback is rolled only where the TMA path c
   // p11, each group waited for: x by TMA, y by cp.async on both paths
   // (four rounds of 256 vectors, unrolled on the TMA path); the fallback's
   // x (two rounds) and y in rolled loops.
-  const tl::gpu::BenchCase p11 = dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72);
-  puzzles::RunBuffers pb = puzzles::make_buffers(*p11.puzzle, p11.set, 0);
-  const auto p11_ir = tl::build_ir(*p11.puzzle->solution, puzzles::launch_args(p11.set, pb));
+  const auto p11_ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72));
   tl::gpu::CodegenOptions waited = tma_options(8, 3);
   waited.wgmma_in_flight = false;
   const std::vector<std::string> p11_pragmas = copy_loop_pragmas(tl::gpu::lower(*p11_ir, waited).source);

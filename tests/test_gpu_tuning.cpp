@@ -378,16 +378,9 @@ TEST_CASE("wgmma: a tf32 dot whose B has n along its rows computes C^T with B^T 
 }
 
 TEST_CASE("wgmma: with groups in flight, C^T's B^T is written K-major into the stage and read by descriptor", "[gpu][codegen]") {
-  tl::gpu::CodegenOptions cg;
-  cg.wgmma = true;
-  cg.num_warps = 8;
-  cg.num_stages = 4;
-  cg.tma = true;
+  tl::gpu::CodegenOptions cg = dot_cases::wgmma_options(8, 4, /*in_flight=*/true, /*tma=*/true);
   cg.wgmma_b_in_stage = true;
-  const tl::gpu::BenchCase c = dot_cases::p11_at(128, 128, 32);
-  puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
-  auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
-  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*dot_cases::case_ir(dot_cases::p11_at(128, 128, 32)), cg);
   const std::string body = body_of(k.source);
   // Warpgroup g's 64 rows of y^T (2048 floats on), a k8 step 8 floats
   // along the swizzled rows; x's tile as wgmma's B, as before.

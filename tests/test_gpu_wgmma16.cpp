@@ -139,9 +139,7 @@ TEST_CASE("wgmma: E4's X written into the stage is fenced to the async proxy bef
   // stage. Without it on the TMA path, the BN 64 x 2 form computed wrong
   // results on an H100 at its bench size, different from run to run.
   for (int stages : {0, 3}) {
-    const tl::gpu::BenchCase c = e4_rows_at(128, 64, 32, 2, 3, 300, 200);
-    puzzles::RunBuffers b = puzzles::make_buffers(*c.puzzle, c.set, 0);
-    auto ir = tl::build_ir(*c.puzzle->solution, puzzles::launch_args(c.set, b));
+    const auto ir = dot_cases::case_ir(e4_rows_at(128, 64, 32, 2, 3, 300, 200));
     const std::string body = body_of(tl::gpu::lower(*ir, wgmma16_cases::e4_tma_at(128, stages)).source);
     INFO("stages " << stages);
     const size_t loop = body.find("for (int64_t it");

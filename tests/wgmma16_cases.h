@@ -33,11 +33,7 @@ inline tl::gpu::BenchCase e4_rows_at(int64_t bm, int64_t bn, int64_t bk, int64_t
 // wgmma with a computed operand written to the stage (the default; the
 // forms below pin it, register_a_forms the other).
 inline tl::gpu::CodegenOptions wgmma_at(int warps, int stages = 0, bool in_flight = true) {
-  tl::gpu::CodegenOptions cg;
-  cg.wgmma = true;
-  cg.num_warps = warps;
-  cg.num_stages = stages;
-  cg.wgmma_in_flight = in_flight;
+  tl::gpu::CodegenOptions cg = dot_cases::wgmma_options(warps, stages, in_flight);
   cg.wgmma_register_a = false;
   return cg;
 }
