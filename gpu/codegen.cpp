@@ -244,6 +244,7 @@ LoweredKernel Emitter::run() {
     out.wgmma_dot_pairs += static_cast<int>(p.wgmma_pairs.size());
     if (p.copies_after_dot && p.wgmma_async) ++out.copies_behind_dots;
     if (p.written_transposed()) ++out.b_in_stage;
+    if (p.decoupled) ++out.decoupled;
     if (p.cluster_axis >= 0) out.cluster_axis = p.cluster_axis;  // some load is shared (multicast_axis)
   }
   if (smem_bytes_ > kMaxSharedBytes)

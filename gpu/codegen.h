@@ -124,6 +124,15 @@ struct CodegenOptions {
   // the stores; and NVRTC took 1.2 s (bench/RESULTS.md, seventeenth round).
   // The bench's tuner does not try it (`--b-in-stage` with --warps does).
   bool wgmma_b_in_stage = false;
+  // A tf32 dot run as C^T with its groups waited for (p11's TMA form):
+  // each warpgroup copies the rows of B^T its own fragments read (its
+  // columns of B) and waits only for its own warpgroup at a named barrier,
+  // and A's stage is refilled by TMA once every warp has arrived on the
+  // stage's "empty" mbarrier, instead of one block barrier an iteration.
+  // The warpgroups may then drift apart, one's wgmma groups running on
+  // the tensor cores while the other reads its fragments and waits
+  // (Pipeline::decoupled).
+  bool wgmma_decoupled = false;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both
@@ -202,6 +211,8 @@ struct LoweredKernel {
   int copies_behind_dots = 0;
   // Loops whose C^T dot writes B^T into the stage (CodegenOptions::wgmma_b_in_stage).
   int b_in_stage = 0;
+  // Loops whose warpgroups are decoupled (CodegenOptions::wgmma_decoupled).
+  int decoupled = 0;
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

@@ -98,7 +98,7 @@ void Emitter::for_loop(const ir::Instr& in) {
       // thread that arms it, and its bytes.
       p->phase_var = "ts_ph" + std::to_string(in.dst);
       line("unsigned " + p->phase_var + " = 0;");
-      if (p->cluster_axis >= 0) {
+      if (p->cluster_axis >= 0 || p->decoupled) {
         p->empty_phase_var = "ts_eph" + std::to_string(in.dst);
         line("unsigned " + p->empty_phase_var + " = 0;");
       }
@@ -109,6 +109,10 @@ void Emitter::for_loop(const ir::Instr& in) {
       // Clusters: each stage's empty barrier, one arrival from each program.
       if (p->cluster_axis >= 0)
         for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + empty_barrier_of(*p, std::to_string(s)) + ", 2);");
+      // Decoupled warpgroups: one arrival from each warp, after its group.
+      if (p->decoupled)
+        for (int s = 0; s < p->stages; ++s)
+          line("ts_mbar_init(" + empty_barrier_of(*p, std::to_string(s)) + ", " + std::to_string(threads_ / 32) + ");");
       line("ts_mbar_fence_init();");
       close();
       line("__syncthreads();");
@@ -219,11 +223,14 @@ void Emitter::for_loop(const ir::Instr& in) {
         line("ts_cluster_wait();");
         close();
       }
+      // Decoupled warpgroups: the other may still wait on a stage's barrier
+      // or arrive on an empty one.
+      if (p->decoupled) line("__syncthreads();");
       // Every wait is behind the last iteration's barrier: the barriers'
       // memory may go back to being plain shared memory.
       open("if (ts_tma_ok && tid == 0)");
       for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + barrier_of(*p, std::to_string(s)) + ");");
-      if (p->cluster_axis >= 0)
+      if (p->cluster_axis >= 0 || p->decoupled)
         for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + empty_barrier_of(*p, std::to_string(s)) + ");");
       close();
     }

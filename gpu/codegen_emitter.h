@@ -363,7 +363,9 @@ class Emitter {
   };
   // One staged vector's copy into the stage at ts_stage (issue_copies
   // declares it): cp.async, zeros, or element by element.
-  void copy_vector(const StagedLoad& s);
+  // With `warpgroup_columns` > 0 the copies of one warpgroup (for_vectors
+  // with 128 threads): that many vectors of each row, its own columns.
+  void copy_vector(const StagedLoad& s, int64_t warpgroup_columns = 0);
   // The global side of the vector of staged load s at (ts_o, ts_i), as
   // copy_vector and transposed_loads read it: emits ts_src (its first
   // element) and the mask lanes it tests; returns when every lane is read,
@@ -406,7 +408,7 @@ class Emitter {
   // (vectors dealt round-robin to the threads, consecutive ones to
   // consecutive threads). `rolled` keeps the loop over a thread's vectors
   // rolled (code run once, where size costs more than speed).
-  void for_vectors(int64_t vectors, const std::function<void()>& body, bool rolled = false);
+  void for_vectors(int64_t vectors, const std::function<void()>& body, bool rolled = false, bool by_warpgroup = false);
   // The staged load behind dot operand `r` (the load itself or its
   // transpose) in pipeline `p`, or null; *transposed says which.
   const StagedLoad* staged_operand_in(const Pipeline& p, int r, bool* transposed) const;

@@ -41,15 +41,18 @@ const Emitter::StagedLoad* Emitter::staged_operand_in(const Pipeline& p, int r, 
   return nullptr;
 }
 
-void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body, bool rolled) {
+void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body, bool rolled, bool by_warpgroup) {
   uses_tid_ = true;
-  const int64_t rounds = (vectors + threads_ - 1) / threads_;
+  // by_warpgroup: each warpgroup's 128 threads run the `vectors` of their own.
+  const int64_t threads = by_warpgroup ? 128 : threads_;
+  const int64_t rounds = (vectors + threads - 1) / threads;
   if (rounds > 1) line(rolled ? "#pragma unroll 1" : "#pragma unroll");
   open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
-  line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads_) + " + " : "") + "tid;");
-  if (vectors % threads_ != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
+  line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads) + " + " : "") +
+       (by_warpgroup ? "(tid & 127);" : "tid;"));
+  if (vectors % threads != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
   body();
-  if (vectors % threads_ != 0) close();
+  if (vectors % threads != 0) close();
   close();
 }
 
@@ -87,6 +90,9 @@ void Emitter::publish_stage(Pipeline& p) {
     // it e4_rows' BN 64 x 2 form by TMA computed wrong results at its bench
     // size, different from run to run (bench/RESULTS.md, seventeenth round).
     if (p.wgmma && !p.reg_written.empty()) line("ts_fence_proxy_async();");
+    // Decoupled warpgroups: a warpgroup's threads copied the tile its own
+    // fragments read; only they wait for each other.
+    if (p.decoupled) line("ts_warpgroup_sync();");
     open_else();
   }
   line(cp_async_wait);
@@ -95,14 +101,14 @@ void Emitter::publish_stage(Pipeline& p) {
   // reads through the async proxy.
   if (p.wgmma) line("ts_fence_proxy_async();");
   // Only the cp.async copies, each thread's own, need the barrier before the dots.
-  if (p.late_issue) line("__syncthreads();");
+  if (p.late_issue || p.decoupled) line("__syncthreads();");
   if (p.tma) close();
   p.published = true;
   // A tile written transposed: stored where the groups that read its stage
   // are retired (two iterations back or more), published by the next
   // barrier, before the iteration that reads it.
   if (p.late_issue) return transposed_refill(p);
-  line("__syncthreads();");
+  if (!p.decoupled) line("__syncthreads();");
   transposed_refill(p);
   if (p.cluster_axis >= 0) {
     // Clusters: every thread of this program is done with the stage the
@@ -167,20 +173,26 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   // The stage's address once for all of this thread's vectors (the callers
   // open a block for each batch of copies).
   line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) + ";");
-  auto cp_async = [&](bool all, bool rolled_loops) {
+  // by_warpgroup (Pipeline::decoupled, TMA path): each warpgroup copies
+  // its own columns, those its fragments read.
+  auto cp_async = [&](bool all, bool rolled_loops, bool by_warpgroup) {
     for (const StagedLoad& s : p.loads) {
       if ((!all && s.tma >= 0) || s.written_transposed) continue;
       if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
       const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
-      for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled_loops);
+      const int64_t columns = per_row / (threads_ / 128);
+      if (by_warpgroup)
+        for_vectors(columns * s.outer, [&] { copy_vector(s, columns); }, rolled_loops, true);
+      else
+        for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled_loops);
     }
   };
   auto by_tma = [&] {
     issue_tma(p, stage, refill);
-    cp_async(false, rolled);  // the tiles the TMA unit does not copy
+    cp_async(false, rolled, p.decoupled);  // the tiles the TMA unit does not copy
   };
   if (!p.tma || path == CopyPath::CpAsync) {
-    cp_async(true, rolled);
+    cp_async(true, rolled, false);
   } else if (path == CopyPath::Tma) {
     by_tma();
   } else {
@@ -194,7 +206,7 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
     // both paths were in one kernel; unrolled elsewhere (E1), as rolled it
     // cost 1.5-2.5 % of E1's run time then (bench/RESULTS.md, thirteenth
     // round, call 6).
-    cp_async(true, rolled || p.tma_path_copies());
+    cp_async(true, rolled || p.tma_path_copies(), false);
     close();
   }
   // A tile written transposed, on either path: the iteration's refill
@@ -249,12 +261,18 @@ Emitter::VectorRead Emitter::vector_read(const StagedLoad& s) {
   return r;
 }
 
-void Emitter::copy_vector(const StagedLoad& s) {
+void Emitter::copy_vector(const StagedLoad& s, int64_t warpgroup_columns) {
   const DType d = type(s.reg).dtype;
   const int64_t V = 16 / byte_size(d), per_row = s.inner / V;
   const std::string t = cuda_memory_type(d);
-  line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
-       std::to_string(V) + ";");
+  if (warpgroup_columns > 0) {
+    const std::string c = std::to_string(warpgroup_columns);
+    line("const int ts_o = ts_v / " + c + ", ts_i = ((tid >> 7) * " + c + " + ts_v % " + c + ") * " + std::to_string(V) +
+         ";");
+  } else {
+    line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
+         std::to_string(V) + ";");
+  }
   line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_stage + " + std::to_string(s.offset) + ") + " +
        staged_offset(s, "ts_o", "ts_i") + ";");
   const VectorRead r = vector_read(s);

@@ -472,6 +472,26 @@ void Emitter::plan_pipelines() {
       pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
     }
   }
+  // Decoupled warpgroups (CodegenOptions::wgmma_decoupled): the transposed
+  // dot waited for at once whose copies go after its commit into the stage
+  // the previous iteration read (the form the empty barriers fit), each
+  // warpgroup's fragments 64 rows of B^T, which are its own columns of the
+  // cp.async tile (wgmma_tf32_transposed), and nothing else in the stage.
+  if (opt_.wgmma_decoupled)
+    for (Pipeline& p : pipelines_) {
+      const StagedLoad* b = nullptr;
+      for (const StagedLoad& s : p.loads)
+        if (s.tma < 0) b = &s;
+      const int64_t warpgroups = threads_ / 128;
+      if (!p.tma || !p.wgmma_transposed || p.written_transposed() || !p.copies_after_dot || p.wgmma_async ||
+          p.ahead != p.stages - 1 || p.cluster_axis >= 0 || !p.reg_written.empty() || p.small_in_stage() ||
+          !p.prefetched.empty() || p.loads.size() != 2 || !b || threads_ % 128 != 0 || warpgroups < 2 ||
+          b->inner != 64 * warpgroups)
+        continue;
+      p.decoupled = true;
+      p.empty_offset = p.bar_offset + 8 * p.stages;
+      pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
+    }
 }
 
 // Pipeline::small_offsets: the prefetched loads' tiles after the stage's

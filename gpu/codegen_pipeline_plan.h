@@ -139,6 +139,13 @@ struct Pipeline {
   // barrier's phase first (publish_stage, issue_tma). empty_phase_var
   // holds the parity each empty barrier waits for next.
   int cluster_axis = -1;
+  // CodegenOptions::wgmma_decoupled, on the TMA path: the cp.async tile
+  // (B of the C^T dot) is copied by each warpgroup for its own fragment
+  // rows and published by a named barrier of its warpgroup; the stage a
+  // refill fills is free once each warp, after its wait for the group,
+  // arrived on its empty mbarrier (count: the warps; same offset and phase
+  // variable as the clusters'), which the refilling thread waits for.
+  bool decoupled = false;
   int64_t empty_offset = 0;
   std::string empty_phase_var;
 };

@@ -302,11 +302,12 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
   // whichever issued them, so each barrier expects the whole tile.
   uses_tid_ = true;
   open("if (tid == 0)");
-  if (refill && p.cluster_axis >= 0) {
+  if (refill && (p.cluster_axis >= 0 || p.decoupled)) {
     // Clusters: the other program is done with the stage too (it arrived
-    // on this one's empty barrier, publish_stage); on the first iteration
-    // the stage refilled has held nothing yet.
-    open("if (ts_tma_ok == 2 && " + after_first_iteration(p) + ")");
+    // on this one's empty barrier, publish_stage). Decoupled warpgroups:
+    // every warp is (wgmma_tf32_transposed). On the first iteration the
+    // stage refilled has held nothing yet.
+    open("if (" + std::string(p.cluster_axis >= 0 ? "ts_tma_ok == 2 && " : "") + after_first_iteration(p) + ")");
     line("const int ts_s = " + stage + ";");
     line("ts_mbar_wait(" + empty_barrier_of(p, "ts_s") + ", (" + p.empty_phase_var + " >> ts_s) & 1u);");
     line(p.empty_phase_var + " ^= 1u << ts_s;");

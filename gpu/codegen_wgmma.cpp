@@ -99,6 +99,14 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
   // fragment registers, which PTX forbids while their group is in flight.
   line("ts_wgmma_wait0();");
   fence_operands(dst);
+  if (p.decoupled) {
+    // This warp is done with the stage (its fragments read, its part of the
+    // group retired): its arrival on the stage's empty barrier, which the
+    // refill of the stage waits for (issue_tma).
+    open("if (ts_tma_ok && (tid & 31) == 0)");
+    line("ts_mbar_arrive(" + empty_barrier_of(p, p.stage_var) + ");");
+    close();
+  }
 }
 
 // Where k8 step kk of a staged tf32 operand starts, in elements: 8 values

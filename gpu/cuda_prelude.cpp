@@ -380,6 +380,13 @@ TS_INLINE void ts_mbar_wait(uint64_t* bar, unsigned parity) {
                  : "=r"(done) : "r"(a), "r"(parity) : "memory");
   } while (!done);
 }
+// One arrival (release: this thread's reads of the stage come first).
+TS_INLINE void ts_mbar_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(ts_smem_addr(bar)) : "memory");
+}
+// The barrier of this thread's warpgroup alone (named barrier 1 + its
+// index; __syncthreads is barrier 0): CodegenOptions::wgmma_decoupled.
+TS_INLINE void ts_warpgroup_sync() { asm volatile("bar.sync %0, 128;" ::"r"(1 + (threadIdx.x >> 7)) : "memory"); }
 // Box (c0 along the rows, c1 down them) of the tensor `map` describes, into
 // shared memory at dst (1024-byte aligned for the 128-byte swizzle).
 TS_INLINE void ts_tma_load_2d(void* dst, const ts_tensor_map* map, int c0, int c1, uint64_t* bar) {

@@ -86,6 +86,7 @@ struct EmuFiber {
   EmuContext ctx;
   bool done = false;
   bool parked = false;          // waits at a barrier not yet released
+  int parked_at = 0;            // which: 0 __syncthreads, else a named barrier (ts_warpgroup_sync)
   unsigned cluster_phase = 0;   // the cluster barrier's phase it last arrived in
 };
 // One block's fibers and its barrier, or a cluster's (CodegenOptions::
@@ -112,6 +113,7 @@ struct EmuBlock {
   std::vector<unsigned char> parked_smem[2];
   int cluster_arrived = 0;
   unsigned cluster_phase = 0;
+  int named_arrived[2][16] = {};  // threads at each named barrier (bar.sync id, count)
   int rank(int fiber) const { return fiber / threads; }
 };
 inline thread_local EmuBlock* emu_block = nullptr;
@@ -161,9 +163,13 @@ inline void emu_hand_over(EmuBlock& b, int from) {
   emu_context_switch(b.fibers[from].ctx, b.runner);  // every fiber has finished
 }
 
-inline void emu_release(EmuBlock& b, int rank) {
-  b.arrived[rank] = 0;
-  for (int f = rank * b.threads; f < (rank + 1) * b.threads; ++f) b.fibers[static_cast<size_t>(f)].parked = false;
+// Releases the fibers of block `rank` parked at barrier `id` (0: __syncthreads).
+inline void emu_release(EmuBlock& b, int rank, int id = 0) {
+  if (id == 0) b.arrived[rank] = 0;
+  for (int f = rank * b.threads; f < (rank + 1) * b.threads; ++f) {
+    EmuFiber& fiber = b.fibers[static_cast<size_t>(f)];
+    if (fiber.parked && fiber.parked_at == id) fiber.parked = false;
+  }
 }
 
 inline void __syncthreads() {
@@ -174,8 +180,25 @@ inline void __syncthreads() {
     return;
   }
   b.fibers[static_cast<size_t>(b.current)].parked = true;
+  b.fibers[static_cast<size_t>(b.current)].parked_at = 0;
   emu_hand_over(b, b.current);
 }
+
+// Named barrier `id` (1..15) of `count` threads of the block, as bar.sync
+// id, count: the last of them to arrive releases the others.
+inline void emu_named_barrier(int id, int count) {
+  EmuBlock& b = *emu_block;
+  const int r = b.rank(b.current);
+  if (++b.named_arrived[r][id] == count) {
+    b.named_arrived[r][id] = 0;
+    emu_release(b, r, id);
+    return;
+  }
+  b.fibers[static_cast<size_t>(b.current)].parked = true;
+  b.fibers[static_cast<size_t>(b.current)].parked_at = id;
+  emu_hand_over(b, b.current);
+}
+inline void ts_warpgroup_sync() { emu_named_barrier(1 + static_cast<int>(threadIdx.x >> 7), 128); }
 
 // The cluster barrier (barrier.cluster.arrive / wait): a phase completes
 // when every fiber of the cluster not finished has arrived in it.

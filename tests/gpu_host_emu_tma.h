@@ -90,6 +90,7 @@ inline void ts_tma_load_3d(void* dst, const void* map, int c0, int c1, int c2, u
   emu_tma_box(ts_smem, static_cast<unsigned char*>(dst) - ts_smem, map, c0, c1, c2,
               reinterpret_cast<unsigned char*>(bar) - ts_smem);
 }
+inline void ts_mbar_arrive(uint64_t* bar) { emu_mbar_update(bar, 1, 0); }
 // An arrival on the barrier at bar's offset in block `rank`'s shared memory.
 inline void ts_mbar_arrive_cluster(uint64_t* bar, unsigned rank) {
   const int64_t at = reinterpret_cast<unsigned char*>(bar) - ts_smem;

@@ -317,6 +317,53 @@ TEST_CASE("TMA: p11's batched x tile is a 3-D tensor, shared by clusters along p
   CHECK_FALSE(has(tl::gpu::lower(*ir, tma_options(8, 3)).source, "ts_cluster_arrive();\n  "));
 }
 
+TEST_CASE("TMA: p11's decoupled warpgroups wait for their own part of y and refill a stage after every warp arrived", "[gpu][codegen][nvrtc]") {
+  const auto ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72));
+  tl::gpu::CodegenOptions cg = tma_options(8, 4, /*in_flight=*/false);
+  cg.wgmma_decoupled = true;
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
+  REQUIRE(k.decoupled == 1);
+  const std::string body = codegen_text::body_of(k.source);
+  // One empty barrier a stage, one arrival from each of the 8 warps.
+  CHECK(count(body, ", 8);\n") == 4);
+  // The TMA path's copies of y: each warpgroup its own 64 columns (16
+  // vectors of a row), those its fragments read; the fallback all of them.
+  CHECK(has(body, "const int ts_v = ts_j * 128 + (tid & 127);"));
+  CHECK(has(body, "ts_i = ((tid >> 7) * 16 + ts_v % 16) * 4;"));
+  const size_t loop = body.find("for (int64_t it32");
+  REQUIRE(loop != std::string::npos);
+  // The stage published by the warpgroup's own barrier on the TMA path;
+  // the block barrier only on the fallback's, up to the first wgmma.
+  const size_t tma_path = body.find("if (ts_tma_ok) {", loop), fallback = body.find("} else {", tma_path);
+  const size_t sync = body.find("ts_warpgroup_sync();", tma_path), first_dot = body.find("ts_wgmma_tf32_rs_n256(", loop);
+  REQUIRE(fallback != std::string::npos);
+  CHECK(sync < fallback);
+  CHECK(body.find("__syncthreads();", tma_path) > fallback);
+  CHECK(body.find("__syncthreads();", body.find("__syncthreads();", fallback) + 1) > first_dot);
+  // The refill of x, after the group's commit: its thread waits on the
+  // stage's empty barrier (its own phase bits) after the first iteration.
+  const size_t commit = body.find("ts_wgmma_commit();", first_dot);
+  const size_t empty_wait = body.find("ts_mbar_wait(", commit);
+  CHECK(body.find("(ts_eph32 >> ts_s) & 1u);", empty_wait) < body.find('\n', empty_wait));
+  CHECK(empty_wait < body.find("ts_tma_load_3d(", commit));
+  // Each warp arrives after its wait for the group, on the stage it read.
+  const size_t waited = body.find("ts_wgmma_wait0();", commit), arrive = body.find("ts_mbar_arrive(", commit);
+  CHECK(waited < arrive);
+  CHECK(has(body.substr(arrive, 120), "+ (ts_st32));"));
+  // After the loop the warpgroups meet before the barriers are invalidated.
+  CHECK(body.find("__syncthreads();", arrive) < body.find("ts_mbar_inval(", arrive));
+  CHECK_NOTHROW(test_cache::nvrtc_compile(k));
+  // One warpgroup (4 warps), or no TMA: the option changes nothing.
+  for (auto [warps, b1, tma] : {std::tuple{4, 64, true}, std::tuple{8, 128, false}}) {
+    const auto other = dot_cases::case_ir(dot_cases::p11_sized(256, b1, 32, 300, 200, 2, 72));
+    tl::gpu::CodegenOptions plain = tma_options(warps, 4, false), asked = plain;
+    plain.tma = asked.tma = tma;
+    asked.wgmma_decoupled = true;
+    CHECK(tl::gpu::lower(*other, asked).decoupled == 0);
+    CHECK(tl::gpu::lower(*other, asked).source == tl::gpu::lower(*other, plain).source);
+  }
+}
+
 TEST_CASE("the cluster forms of p11 compile with NVRTC for sm_90a", "[gpu][nvrtc]") {
   // multicast boxes, mapa and the remote arrivals, the cluster barrier, 3-D maps
   for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_cluster_forms) {
