@@ -7,8 +7,9 @@
 # of every transposed form (waited, in flight, decoupled) and the same under
 # compute-sanitizer memcheck; p11 at 4096^3, 256 x 128 x 32, 8 warps, TMA,
 # at 4 and 3 stages, decoupled against the plain waited form, two rounds
-# (A/B/A/B); cuBLAS's tf32 product (torch.matmul) in the same call;
-# ptxas's registers; with NCU=1, Nsight Compute on both forms at 4 stages.
+# (A/B/A/B), and with turns at the tensor cores (--turns: each warpgroup
+# issues its group once the other has waited for its own); cuBLAS's tf32 product (torch.matmul) in the same call;
+# ptxas's registers; with NCU=1, Nsight Compute on the three forms at 4 stages.
 # Files in $OUT: summary.txt, tests.log, memcheck.log, ab.log, cublas.log
 # (with NCU=1 also ncu_p11.txt).
 #
@@ -25,7 +26,7 @@ gpu_tests tests 300 "GPU: wgmma as C^T*"
 memcheck_tests memcheck 300 "GPU: wgmma as C^T*"
 
 CFG="p11 --variant 1 --warps 8 --wgmma --tma"
-ab_rounds "$CFG" "--stages 4" "--stages 4 --decoupled" "--stages 3" "--stages 3 --decoupled"
+ab_rounds "$CFG" "--stages 4" "--stages 4 --decoupled" "--stages 4 --decoupled --turns" "--stages 3" "--stages 3 --decoupled" "--stages 3 --decoupled --turns"
 
 PYTHONUNBUFFERED=1 timeout 120 python3 - > "$OUT/cublas.log" 2>&1 <<'PY'
 import torch
@@ -50,7 +51,7 @@ done
 if [ "${NCU:-0}" = 1 ]; then
   NCU_BIN=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   : > "$OUT/ncu_p11.txt"
-  for form in "" "--decoupled"; do
+  for form in "" "--decoupled" "--decoupled --turns"; do
     timeout 200 "$NCU_BIN" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
       -k regex:batched_matmul --launch-skip 3 --launch-count 1 \
       "$TS" bench --gpu --case $CFG --stages 4 $form --runs 100 --warmup 1 >> "$OUT/ncu_p11.txt" 2>&1

@@ -74,6 +74,10 @@ int cmd_bench(const Args& args) {
     if (!opt.codegen.tma) throw UsageError("--decoupled needs --warps, --wgmma and --tma (the autotuner does not try it)");
     opt.codegen.wgmma_decoupled = true;
   }
+  if (args.flag("turns")) {
+    if (!opt.codegen.wgmma_decoupled) throw UsageError("--turns needs --decoupled (turns between decoupled warpgroups)");
+    opt.codegen.wgmma_turns = true;
+  }
   if (args.flag("groups-waited")) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma)
       throw UsageError("--groups-waited needs --warps and --wgmma (the autotuner tries both forms itself)");

@@ -133,6 +133,11 @@ struct CodegenOptions {
   // the tensor cores while the other reads its fragments and waits
   // (Pipeline::decoupled).
   bool wgmma_decoupled = false;
+  // With wgmma_decoupled: the warpgroups take turns at the tensor cores,
+  // each issuing its group once the one before it in turn has waited for
+  // its own (named barriers, bar.sync / bar.arrive), so that one group
+  // runs while the other warpgroup reads its fragments and waits.
+  bool wgmma_turns = false;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

@@ -139,24 +139,27 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_tr
 // columns a warpgroup), the latter also at sizes whose rows the 16-byte
 // reads and the TMA unit take (MID 72, N1 152); and waited for with the
 // warpgroups decoupled (CodegenOptions::wgmma_decoupled: by TMA, at those
-// sizes, where two or more warpgroups read 64 columns of B each):
+// sizes, where two or more warpgroups read 64 columns of B each), with and
+// without turns at the tensor cores (CodegenOptions::wgmma_turns):
 // `run(ir, grid, args, lowered, b0)` runs the form's kernel (on the GPU or
 // the host emulation).
 template <class Run>
 void check_transposed_forms(Run run) {
-  enum class Form { Waited, InFlight, Decoupled };
+  enum class Form { Waited, InFlight, Decoupled, Turns };
   for (auto [b0, b1, bk, warps, stages] : p11_transposed_forms)
-    for (Form form : {Form::Waited, Form::InFlight, Form::Decoupled}) {
-      const bool in_flight = form == Form::InFlight, decoupled = form == Form::Decoupled;
+    for (Form form : {Form::Waited, Form::InFlight, Form::Decoupled, Form::Turns}) {
+      const bool in_flight = form == Form::InFlight, turns = form == Form::Turns;
+      const bool decoupled = form == Form::Decoupled || turns;
       const bool written = in_flight && bk == 32 && b1 == 16 * warps;
       if (decoupled && !(warps >= 8 && b1 == 16 * warps)) continue;
       for (bool aligned : written ? std::vector<bool>{false, true} : std::vector<bool>{decoupled}) {
         const tl::gpu::BenchCase c = aligned ? p11_sized(b0, b1, bk, 130, 152, 1, 72) : p11_at(b0, b1, bk);
         INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages
-                       << ", in flight " << in_flight << ", decoupled " << decoupled);
+                       << ", in flight " << in_flight << ", decoupled " << decoupled << ", turns " << turns);
         tl::gpu::CodegenOptions cg = wgmma_options(warps, stages, in_flight, aligned);
         cg.wgmma_b_in_stage = in_flight;
         cg.wgmma_decoupled = decoupled;
+        cg.wgmma_turns = turns;
         const int64_t m = b0;
         check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
           const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
@@ -167,6 +170,8 @@ void check_transposed_forms(Run run) {
           // swizzled ones the TMA unit writes).
           REQUIRE((k.source.find("ts_warpgroup_sync();") != std::string::npos) == (decoupled && !k.tensor_maps.empty()));
           REQUIRE(k.decoupled == (decoupled && !k.tensor_maps.empty() ? 1 : 0));
+          REQUIRE((k.source.find("ts_turn_wait(", k.source.find("__global__")) != std::string::npos) ==
+                  (turns && !k.tensor_maps.empty()));
           run(ir, grid, args, k, m);
         });
       }

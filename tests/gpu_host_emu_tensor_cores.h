@@ -158,12 +158,15 @@ inline void emu_wgmma_16(float* d, uint64_t da, uint64_t db, int n, bool bf16, b
 // A from registers: every thread posts its four words (a0..a3 at rows
 // g, g + 8, g, g + 8 and columns q, q, q + 4, q + 4 of its warp's 16 rows),
 // then reads the rows its accumulator needs from the threads of its
-// warpgroup; called by every thread of the block together.
+// warpgroup; called by every thread of the warpgroup together, which meet
+// at a barrier of their own (the warpgroups of a decoupled kernel need
+// not be at the same wgmma: CodegenOptions::wgmma_decoupled).
 inline uint32_t emu_wgmma_a[2048][4];
+inline void emu_warpgroup_barrier() { emu_named_barrier(16 + static_cast<int>(threadIdx.x >> 7), 128); }
 inline void emu_wgmma_tf32_rs(float* d, const uint32_t* a, uint64_t db, int n) {
   const unsigned t = emu_slot(), group = t / 128 * 128, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;
   for (int i = 0; i < 4; ++i) emu_wgmma_a[t][i] = a[i];
-  __syncthreads();
+  emu_warpgroup_barrier();
   auto a_at = [&](unsigned row, unsigned k) {
     const unsigned holder = group + 32 * (row / 16) + 4 * (row % 8) + k % 4, word = (row % 16) / 8 + 2 * (k / 4);
     return emu_tf32_word(emu_wgmma_a[holder][word]);
@@ -175,7 +178,7 @@ inline void emu_wgmma_tf32_rs(float* d, const uint32_t* a, uint64_t db, int n) {
       for (unsigned k = 0; k < 8; ++k) acc += a_at(row, k) * emu_desc_tf32(db, col, k);
       d[4 * j + c] = acc;
     }
-  __syncthreads();
+  emu_warpgroup_barrier();
 }
 
 // 16-bit, A from registers: every thread posts its four words (a0..a3 hold
@@ -185,7 +188,7 @@ inline void emu_wgmma_tf32_rs(float* d, const uint32_t* a, uint64_t db, int n) {
 inline void emu_wgmma_16_rs(float* d, const uint32_t* a, uint64_t db, int n, bool bf16, bool b_mn_major) {
   const unsigned t = emu_slot(), group = t / 128 * 128, w = (t / 32) % 4, lane = t % 32, g = lane / 4, q = lane % 4;
   for (int i = 0; i < 4; ++i) emu_wgmma_a[t][i] = a[i];
-  __syncthreads();
+  emu_warpgroup_barrier();
   auto a_at = [&](unsigned row, unsigned k) {
     const unsigned holder = group + 32 * (row / 16) + 4 * (row % 8) + (k % 8) / 2, word = (row % 16) / 8 + 2 * (k / 8);
     const uint16_t half = static_cast<uint16_t>(emu_wgmma_a[holder][word] >> (16 * (k % 2)));
@@ -198,7 +201,7 @@ inline void emu_wgmma_16_rs(float* d, const uint32_t* a, uint64_t db, int n, boo
       for (unsigned k = 0; k < 16; ++k) acc += a_at(row, k) * emu_desc_16(db, col, k, b_mn_major, bf16);
       d[4 * j + c] = acc;
     }
-  __syncthreads();
+  emu_warpgroup_barrier();
 }
 
 // ldmatrix: every lane posts its row address, then takes its words from

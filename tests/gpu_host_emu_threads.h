@@ -113,7 +113,7 @@ struct EmuBlock {
   std::vector<unsigned char> parked_smem[2];
   int cluster_arrived = 0;
   unsigned cluster_phase = 0;
-  int named_arrived[2][16] = {};  // threads at each named barrier (bar.sync id, count)
+  int named_arrived[2][24] = {};  // threads at each named barrier (bar.sync id, count; 16.. the emulation's own)
   int rank(int fiber) const { return fiber / threads; }
 };
 inline thread_local EmuBlock* emu_block = nullptr;
@@ -184,7 +184,7 @@ inline void __syncthreads() {
   emu_hand_over(b, b.current);
 }
 
-// Named barrier `id` (1..15) of `count` threads of the block, as bar.sync
+// Named barrier `id` (1..15; 16..23 the emulation's own) of `count` threads of the block, as bar.sync
 // id, count: the last of them to arrive releases the others.
 inline void emu_named_barrier(int id, int count) {
   EmuBlock& b = *emu_block;
@@ -199,6 +199,17 @@ inline void emu_named_barrier(int id, int count) {
   emu_hand_over(b, b.current);
 }
 inline void ts_warpgroup_sync() { emu_named_barrier(1 + static_cast<int>(threadIdx.x >> 7), 128); }
+// bar.arrive id, count: counts toward the barrier without waiting at it.
+inline void emu_named_arrive(int id, int count) {
+  EmuBlock& b = *emu_block;
+  const int r = b.rank(b.current);
+  if (++b.named_arrived[r][id] == count) {
+    b.named_arrived[r][id] = 0;
+    emu_release(b, r, id);
+  }
+}
+inline void ts_turn_wait(unsigned id) { emu_named_barrier(static_cast<int>(id), 256); }
+inline void ts_turn_pass(unsigned id) { emu_named_arrive(static_cast<int>(id), 256); }
 
 // The cluster barrier (barrier.cluster.arrive / wait): a phase completes
 // when every fiber of the cluster not finished has arrived in it.
