@@ -70,14 +70,7 @@ int cmd_bench(const Args& args) {
       throw UsageError("--b-in-stage needs --warps and --wgmma (the autotuner does not try it: slower so far)");
     opt.codegen.wgmma_b_in_stage = true;
   }
-  if (args.flag("decoupled")) {
-    if (!opt.codegen.tma) throw UsageError("--decoupled needs --warps, --wgmma and --tma (the autotuner does not try it)");
-    opt.codegen.wgmma_decoupled = true;
-  }
-  if (args.flag("turns")) {
-    if (!opt.codegen.wgmma_decoupled) throw UsageError("--turns needs --decoupled (turns between decoupled warpgroups)");
-    opt.codegen.wgmma_turns = true;
-  }
+  opt.codegen.wgmma_decoupled = !args.flag("no-decoupled");
   if (args.flag("groups-waited")) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma)
       throw UsageError("--groups-waited needs --warps and --wgmma (the autotuner tries both forms itself)");

@@ -23,10 +23,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.wgmma = args.flag("wgmma");
   opt.tma = args.flag("tma");
   opt.cluster_multicast = args.flag("cluster");
-  opt.wgmma_decoupled = args.flag("decoupled");
-  if (opt.wgmma_decoupled && !opt.tma) throw UsageError("--decoupled needs --wgmma --tma (its stages are refilled by TMA)");
-  opt.wgmma_turns = args.flag("turns");
-  if (opt.wgmma_turns && !opt.wgmma_decoupled) throw UsageError("--turns needs --decoupled (turns between decoupled warpgroups)");
+  opt.wgmma_decoupled = !args.flag("no-decoupled");
   if (opt.cluster_multicast && !opt.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);

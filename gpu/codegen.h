@@ -131,13 +131,12 @@ struct CodegenOptions {
   // stage's "empty" mbarrier, instead of one block barrier an iteration.
   // The warpgroups may then drift apart, one's wgmma groups running on
   // the tensor cores while the other reads its fragments and waits
-  // (Pipeline::decoupled).
-  bool wgmma_decoupled = false;
-  // With wgmma_decoupled: the warpgroups take turns at the tensor cores,
-  // each issuing its group once the one before it in turn has waited for
-  // its own (named barriers, bar.sync / bar.arrive), so that one group
-  // runs while the other warpgroup reads its fragments and waits.
-  bool wgmma_turns = false;
+  // (Pipeline::decoupled). On by default: p11 ran 3-6 % faster this way
+  // in every pairing of two calls (bench/RESULTS.md, eighteenth round).
+  // Turns at the tensor cores (each warpgroup issuing its group only once
+  // the other had waited for its own) ran 16 % slower than the plain form
+  // and were taken out.
+  bool wgmma_decoupled = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

@@ -82,14 +82,6 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
       line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
            "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
     }
-    if (p.decoupled && opt_.wgmma_turns) {
-      // This warpgroup's turn (CodegenOptions::wgmma_turns): the one before
-      // it has waited for its group; the first warpgroup's first group goes
-      // at once. Turn barriers 1 + W .. 2W, after the warpgroups' own.
-      open("if (ts_tma_ok && ((tid >> 7) != 0 || " + after_first_iteration(p) + "))");
-      line("ts_turn_wait(" + std::to_string(1 + threads_ / 128) + " + (tid >> 7));");
-      close();
-    }
     line("ts_wgmma_fence();");
     for (int64_t kk = 0; kk < K / 8; ++kk)
       line("ts_wgmma_tf32_rs_n" + std::to_string(M) + "(" + name(dst) + ", ts_fa[" + std::to_string(kk) + "], " + desc +
@@ -113,15 +105,6 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
     // refill of the stage waits for (issue_tma).
     open("if (ts_tma_ok && (tid & 31) == 0)");
     line("ts_mbar_arrive(" + empty_barrier_of(p, p.stage_var) + ");");
-    close();
-  }
-  if (p.decoupled && opt_.wgmma_turns) {
-    // The next warpgroup's turn; the last one's, after the last
-    // iteration, would have no wait to meet.
-    const int64_t W = threads_ / 128;
-    const std::string next = "it" + std::to_string(p.loop->dst) + " + (int64_t)" + name(p.loop->args[2]);
-    open("if (ts_tma_ok && ((tid >> 7) != " + std::to_string(W - 1) + " || " + loop_runs(*p.loop, next) + "))");
-    line("ts_turn_pass(" + std::to_string(1 + W) + " + ((tid >> 7) + 1) % " + std::to_string(W) + ");");
     close();
   }
 }

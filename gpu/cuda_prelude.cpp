@@ -387,11 +387,6 @@ TS_INLINE void ts_mbar_arrive(uint64_t* bar) {
 // The barrier of this thread's warpgroup alone (named barrier 1 + its
 // index; __syncthreads is barrier 0): CodegenOptions::wgmma_decoupled.
 TS_INLINE void ts_warpgroup_sync() { asm volatile("bar.sync %0, 128;" ::"r"(1 + (threadIdx.x >> 7)) : "memory"); }
-// Turns between two warpgroups (CodegenOptions::wgmma_turns): named barrier
-// `id` of 256 threads, which this warpgroup waits at and the one before it
-// in turn arrives at without waiting.
-TS_INLINE void ts_turn_wait(unsigned id) { asm volatile("bar.sync %0, 256;" ::"r"(id) : "memory"); }
-TS_INLINE void ts_turn_pass(unsigned id) { asm volatile("bar.arrive %0, 256;" ::"r"(id) : "memory"); }
 // Box (c0 along the rows, c1 down them) of the tensor `map` describes, into
 // shared memory at dst (1024-byte aligned for the 128-byte swizzle).
 TS_INLINE void ts_tma_load_2d(void* dst, const ts_tensor_map* map, int c0, int c1, uint64_t* bar) {

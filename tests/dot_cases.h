@@ -127,11 +127,11 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t
 // The transposed wgmma's forms the tests run: blocks B0, B1, BK, warps,
 // stages (0: the code generator's choice). Swizzled rows (BK = 32), two
 // swizzled 128-byte columns (BK = 64) and core matrices (BK = 16); C^T's
-// accumulator 256, 128 and 64 wide; one and two warpgroups; two to four
-// stages.
+// accumulator 256, 128 and 64 wide; one, two and four warpgroups; two to
+// four stages.
 inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_transposed_forms = {
     {128, 128, 32, 8, 0}, {128, 64, 32, 4, 0}, {64, 128, 32, 8, 3}, {128, 128, 16, 8, 2}, {256, 128, 32, 8, 4},
-    {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4},  {256, 128, 64, 8, 2}, {128, 64, 64, 4, 3}};
+    {256, 128, 32, 8, 3}, {256, 64, 32, 4, 4},  {256, 128, 64, 8, 2}, {128, 64, 64, 4, 3}, {128, 256, 32, 16, 4}};
 
 // Each transposed form checked against the interpreter with wgmma on,
 // its groups waited for (B^T's fragments read into registers) and in flight
@@ -139,27 +139,24 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_tr
 // columns a warpgroup), the latter also at sizes whose rows the 16-byte
 // reads and the TMA unit take (MID 72, N1 152); and waited for with the
 // warpgroups decoupled (CodegenOptions::wgmma_decoupled: by TMA, at those
-// sizes, where two or more warpgroups read 64 columns of B each), with and
-// without turns at the tensor cores (CodegenOptions::wgmma_turns):
+// sizes, where two or more warpgroups read 64 columns of B each):
 // `run(ir, grid, args, lowered, b0)` runs the form's kernel (on the GPU or
 // the host emulation).
 template <class Run>
 void check_transposed_forms(Run run) {
-  enum class Form { Waited, InFlight, Decoupled, Turns };
+  enum class Form { Waited, InFlight, Decoupled };
   for (auto [b0, b1, bk, warps, stages] : p11_transposed_forms)
-    for (Form form : {Form::Waited, Form::InFlight, Form::Decoupled, Form::Turns}) {
-      const bool in_flight = form == Form::InFlight, turns = form == Form::Turns;
-      const bool decoupled = form == Form::Decoupled || turns;
+    for (Form form : {Form::Waited, Form::InFlight, Form::Decoupled}) {
+      const bool in_flight = form == Form::InFlight, decoupled = form == Form::Decoupled;
       const bool written = in_flight && bk == 32 && b1 == 16 * warps;
       if (decoupled && !(warps >= 8 && b1 == 16 * warps)) continue;
       for (bool aligned : written ? std::vector<bool>{false, true} : std::vector<bool>{decoupled}) {
         const tl::gpu::BenchCase c = aligned ? p11_sized(b0, b1, bk, 130, 152, 1, 72) : p11_at(b0, b1, bk);
         INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages
-                       << ", in flight " << in_flight << ", decoupled " << decoupled << ", turns " << turns);
+                       << ", in flight " << in_flight << ", decoupled " << decoupled);
         tl::gpu::CodegenOptions cg = wgmma_options(warps, stages, in_flight, aligned);
         cg.wgmma_b_in_stage = in_flight;
         cg.wgmma_decoupled = decoupled;
-        cg.wgmma_turns = turns;
         const int64_t m = b0;
         check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
           const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
@@ -170,8 +167,6 @@ void check_transposed_forms(Run run) {
           // swizzled ones the TMA unit writes).
           REQUIRE((k.source.find("ts_warpgroup_sync();") != std::string::npos) == (decoupled && !k.tensor_maps.empty()));
           REQUIRE(k.decoupled == (decoupled && !k.tensor_maps.empty() ? 1 : 0));
-          REQUIRE((k.source.find("ts_turn_wait(", k.source.find("__global__")) != std::string::npos) ==
-                  (turns && !k.tensor_maps.empty()));
           run(ir, grid, args, k, m);
         });
       }

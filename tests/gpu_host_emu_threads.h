@@ -199,17 +199,6 @@ inline void emu_named_barrier(int id, int count) {
   emu_hand_over(b, b.current);
 }
 inline void ts_warpgroup_sync() { emu_named_barrier(1 + static_cast<int>(threadIdx.x >> 7), 128); }
-// bar.arrive id, count: counts toward the barrier without waiting at it.
-inline void emu_named_arrive(int id, int count) {
-  EmuBlock& b = *emu_block;
-  const int r = b.rank(b.current);
-  if (++b.named_arrived[r][id] == count) {
-    b.named_arrived[r][id] = 0;
-    emu_release(b, r, id);
-  }
-}
-inline void ts_turn_wait(unsigned id) { emu_named_barrier(static_cast<int>(id), 256); }
-inline void ts_turn_pass(unsigned id) { emu_named_arrive(static_cast<int>(id), 256); }
 
 // The cluster barrier (barrier.cluster.arrive / wait): a phase completes
 // when every fiber of the cluster not finished has arrived in it.

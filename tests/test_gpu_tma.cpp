@@ -358,6 +358,7 @@ TEST_CASE("TMA: p11's decoupled warpgroups wait for their own part of y and refi
     const auto other = dot_cases::case_ir(dot_cases::p11_sized(256, b1, 32, 300, 200, 2, 72));
     tl::gpu::CodegenOptions plain = tma_options(warps, 4, false), asked = plain;
     plain.tma = asked.tma = tma;
+    plain.wgmma_decoupled = false;
     asked.wgmma_decoupled = true;
     CHECK(tl::gpu::lower(*other, asked).decoupled == 0);
     CHECK(tl::gpu::lower(*other, asked).source == tl::gpu::lower(*other, plain).source);
