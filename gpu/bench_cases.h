@@ -2,7 +2,6 @@
 // sizes and blocks, and the bytes and flops the work needs at least
 // (LOWERING §10: each input read once, each output written once).
 #pragma once
-#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,9 +27,6 @@ struct BenchCase {
   // warps (a warpgroup per 64 rows of a dot): the tuner tries them only so,
   // since mma.sync at those blocks holds twice the accumulators a thread.
   std::set<size_t> wgmma_variants;
-  // A wgmma variant's warps where not 8 (p11's 128 x 256 at 16: four
-  // warpgroups of 64 columns of y each).
-  std::map<size_t, int> wgmma_variant_warps;
 };
 
 // The puzzle cases (p02 ... p11), then the examples' (e1_v1, e1_v1_128,

@@ -338,8 +338,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
                     : wgmma_only             ? std::vector<int>{1, 2, 3, 4, 5}
                                              : std::vector<int>{0, 1, 2, 3, 4, 5})
         for (int s : stages)
-          for (int w : wgmma_only ? std::vector<int>{c.wgmma_variant_warps.count(bi) ? c.wgmma_variant_warps.at(bi) : 8}
-                                  : warps) {
+          for (int w : wgmma_only ? std::vector<int>{8} : warps) {
             BenchOptions o = opt;
             o.codegen.wgmma = wg > 0;
             o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5;

@@ -217,12 +217,6 @@ TEST_CASE("the autotuner's block variants are complete block sets of their case"
       CHECK(v >= 1);
       CHECK(v <= c.block_variants.size());
     }
-    // A wgmma variant's own warps: whole warpgroups, for a wgmma variant.
-    for (auto [v, warps] : c.wgmma_variant_warps) {
-      INFO(c.name << ": wgmma variant " << v << " at " << warps << " warps");
-      CHECK(c.wgmma_variants.count(v) == 1);
-      CHECK(warps % 4 == 0);
-    }
   }
 }
 
