@@ -78,3 +78,23 @@ ab_rounds() {
     done
   done
 }
+# cublas_tf32_4096: cuBLAS's tf32 product at 4096^3 (torch.matmul), timed
+# back to back (100 runs after 10; median and minimum) to $OUT/cublas.log.
+# (triton_at_scale.py's torch column times it with Triton's do_bench, L2
+# cleared before each run: 0.373 ms in the eighteenth round's "Done when"
+# call, against 0.356-0.361 here in its calls 2-4, all on H200s.)
+cublas_tf32_4096() {
+  PYTHONUNBUFFERED=1 timeout 120 python3 - > "$OUT/cublas.log" 2>&1 <<'PY'
+import torch
+torch.backends.cuda.matmul.allow_tf32 = True
+a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
+for _ in range(10): a @ b
+times = []
+for _ in range(100):
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record(); a @ b; e.record(); torch.cuda.synchronize(); times.append(s.elapsed_time(e))
+times.sort()
+print(f"cuBLAS tf32 4096^3 (torch.matmul): median {times[50]:.4f} ms, min {times[0]:.4f} ms")
+PY
+  log "cublas: exit $? $(tail -1 "$OUT/cublas.log")"
+}

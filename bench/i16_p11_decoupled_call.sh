@@ -36,19 +36,7 @@ else
   ab_rounds "$CFG" "--stages 4 --no-decoupled" "--stages 4" "--stages 3 --no-decoupled" "--stages 3"
 fi
 
-PYTHONUNBUFFERED=1 timeout 120 python3 - > "$OUT/cublas.log" 2>&1 <<'PY'
-import torch
-torch.backends.cuda.matmul.allow_tf32 = True
-a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
-for _ in range(10): a @ b
-times = []
-for _ in range(100):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record(); a @ b; e.record(); torch.cuda.synchronize(); times.append(s.elapsed_time(e))
-times.sort()
-print(f"cuBLAS tf32 4096^3 (torch.matmul): median {times[50]:.4f} ms, min {times[0]:.4f} ms")
-PY
-log "cublas: exit $? $(tail -1 "$OUT/cublas.log")"
+cublas_tf32_4096
 
 CUDA_BIN=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")
 for st in 4 3; do

@@ -29,19 +29,7 @@ CFG="p11 --variant 1 --warps 8 --wgmma --tma"
 # as the default of groups in flight, the same kernel.)
 ab_rounds "$CFG" "--stages 4 --b-in-stage" "--stages 4 --groups-waited" "--stages 3 --b-in-stage" "--stages 3 --groups-waited"
 
-PYTHONUNBUFFERED=1 timeout 120 python3 - > "$OUT/cublas.log" 2>&1 <<'EOF'
-import torch
-torch.backends.cuda.matmul.allow_tf32 = True
-a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
-for _ in range(10): a @ b
-times = []
-for _ in range(100):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record(); a @ b; e.record(); torch.cuda.synchronize(); times.append(s.elapsed_time(e))
-times.sort()
-print(f"cuBLAS tf32 4096^3 (torch.matmul): median {times[50]:.4f} ms, min {times[0]:.4f} ms")
-EOF
-log "cublas: exit $? $(tail -1 "$OUT/cublas.log")"
+cublas_tf32_4096
 
 timeout 300 "$TS" bench --gpu --wgmma --case p11 > "$OUT/bench.log" 2>&1
 log "tuned p11: exit $? $(grep -E '^p11' "$OUT/bench.log" | tail -1)"
