@@ -19,7 +19,6 @@ build_or_exit tilescope
 : > "$OUT/cublas_do_bench.log"
 : > "$OUT/ab.log"
 for round in 1 2; do
-
   for cfg in "" "--flush-l2"; do
     echo "=== round $round: $cfg" >> "$OUT/ab.log"
     # shellcheck disable=SC2086
