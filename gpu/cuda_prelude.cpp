@@ -385,7 +385,9 @@ TS_INLINE void ts_mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(ts_smem_addr(bar)) : "memory");
 }
 // The barrier of this thread's warpgroup alone (named barrier 1 + its
-// index; __syncthreads is barrier 0): CodegenOptions::wgmma_decoupled.
+// index; __syncthreads is barrier 0): CodegenOptions::wgmma_decoupled. The
+// id in a register makes ptxas reserve all 16 of an SM's barriers for the
+// block, which costs nothing where one block fills an SM (p11's 200 KB).
 TS_INLINE void ts_warpgroup_sync() { asm volatile("bar.sync %0, 128;" ::"r"(1 + (threadIdx.x >> 7)) : "memory"); }
 // Box (c0 along the rows, c1 down them) of the tensor `map` describes, into
 // shared memory at dst (1024-byte aligned for the 128-byte swizzle).
