@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Issue 16, eighteenth round, one device call: where p11's decoupled
+# iteration spends its cycles. Nsight Compute on p11 at 4096^3 (256 x 128 x
+# 32, 8 warps, TMA, 4 stages, warpgroups decoupled): speed of light, warp
+# states, the instruction mix, and each SASS instruction's stall samples
+# (the source page as CSV), to read the loop's instructions and where its
+# warps wait. Files in $OUT: summary.txt, ncu_p11.txt, ncu_p11_sass.csv.
+#
+# Usage from the repository root, .debs/ carried:  OUT=/tmp/p COMMIT=<rev> bench/i16_p11_profile_call.sh
+set -u -o pipefail
+# shellcheck source=bench/device_call_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
+
+log "p11 profile call at ${COMMIT:-?} on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+build_or_exit tilescope
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+timeout 240 "$NCU" --section SpeedOfLight --section WarpStateStats --section InstructionStats --section SchedulerStats \
+  --section SourceCounters --print-details all -k regex:batched_matmul --launch-skip 3 --launch-count 1 \
+  -o "$BUILD/p11_d" -f "$TS" bench --gpu --case p11 --variant 1 --warps 8 --wgmma --tma --stages 4 --runs 100 --warmup 1 \
+  > "$OUT/ncu_p11.txt" 2>&1
+log "ncu p11: exit $? $(grep -E 'Duration|Issue Slots Busy|Executed Instructions  |Warp Cycles Per Issued' "$OUT/ncu_p11.txt" | tr -s ' ' | tr '\n' ';')"
+timeout 120 "$NCU" --import "$BUILD/p11_d.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_p11_sass.csv" 2>&1
+log "source page: exit $? $(wc -l < "$OUT/ncu_p11_sass.csv") lines"
+log "done"
