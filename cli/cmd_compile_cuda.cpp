@@ -24,7 +24,6 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.tma = args.flag("tma");
   opt.cluster_multicast = args.flag("cluster");
   opt.wgmma_decoupled = !args.flag("no-decoupled");
-  opt.carried_offsets = !args.flag("no-carried");
   if (opt.cluster_multicast && !opt.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);

@@ -137,11 +137,6 @@ struct CodegenOptions {
   // the other had waited for its own) ran 16 % slower than the plain form
   // and were taken out.
   bool wgmma_decoupled = true;
-  // The cp.async refills of a TMA pipeline (p11's y) add offsets each
-  // thread carries from one refill to the next (StagedLoad::carried,
-  // gpu/codegen_carried.cpp) instead of recomputing their addresses from
-  // the loop value.
-  bool carried_offsets = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

@@ -127,7 +127,6 @@ void Emitter::for_loop(const ir::Instr& in) {
       close();
     }
     declare_transposed_registers(*p);
-    declare_carried_offsets(*p);
     for (const ir::Instr* ld : p->prefetched)
       line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
     if (!p->prefetched.empty()) {

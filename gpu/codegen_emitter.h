@@ -224,9 +224,6 @@ class Emitter {
     const std::vector<char>* in_body;  // per register: defined inside the loop's body
   };
   mutable std::optional<LoopSubst> loop_subst_;
-  // Registers remat reads from a variable instead (StagedLoad::carried, at
-  // a copy's first element only).
-  mutable std::map<int, std::string> carried_subst_;
 
   // ---- codegen_pipeline.cpp: dot operands loaded by cp.async ---------------
   // A load staged by cp.async or TMA, and a pipelined loop's plan (codegen_pipeline_plan.h).
@@ -368,11 +365,7 @@ class Emitter {
   // declares it): cp.async, zeros, or element by element.
   // With `warpgroup_columns` > 0 the copies of one warpgroup (for_vectors
   // with 128 threads): that many vectors of each row, its own columns.
-  // With `carried`, its address adds the carried offsets (a refill on the
-  // TMA path: StagedLoad::carried).
-  void copy_vector(const StagedLoad& s, int64_t warpgroup_columns = 0, bool carried = false);
-  // Its ts_o and ts_i from ts_v (copy_vector's first line).
-  void vector_position(const StagedLoad& s, int64_t warpgroup_columns);
+  void copy_vector(const StagedLoad& s, int64_t warpgroup_columns = 0);
   // The global side of the vector of staged load s at (ts_o, ts_i), as
   // copy_vector and transposed_loads read it: emits ts_src (its first
   // element) and the mask lanes it tests; returns when every lane is read,
@@ -380,27 +373,7 @@ class Emitter {
   struct VectorRead {
     std::string all, none, element;
   };
-  VectorRead vector_read(const StagedLoad& s, bool carried = false);
-  // The coordinates of a staged vector's element `inner` along its inner
-  // axis (ts_o along the outer one), as vector_read reads it.
-  std::vector<std::string> vector_coords(const StagedLoad& s, const std::string& inner) const;
-  // ---- carried offsets (StagedLoad::carried) ------------------------------
-  // Whether i32 value r is, modulo 2^32, an affine function of p's loop
-  // variable; whether it depends on the loop variable at all (anything
-  // loaded, reduced or otherwise computed in the body counts as depending).
-  bool affine_in_loop(int r, const Pipeline& p, int depth = 0) const;
-  bool depends_on_loop(int r, const Pipeline& p, int depth = 0) const;
-  // Fills StagedLoad::carried for the cp.async tiles of p's TMA path.
-  void plan_carried_offsets(Pipeline& p) const;
-  // Before the loop: each carried offset at the first refill, and its step.
-  void declare_carried_offsets(const Pipeline& p);
-  // After a refill on the TMA path: each carried offset moved one step on.
-  void advance_carried_offsets(const Pipeline& p);
-  std::string carried_name(const StagedLoad& s, size_t k, const std::string& what) const {
-    return "ts_" + what + std::to_string(s.reg) + "_" + std::to_string(k);
-  }
-  // The index of this thread's vector in for_vectors' body ("ts_j" or "0").
-  std::string vector_slot_ = "0";
+  VectorRead vector_read(const StagedLoad& s);
   // ---- codegen_transposed_stage.cpp: StagedLoad::written_transposed ------
   // Whether staged load s can be written so: f32 rows of 32 k values (one
   // 128-byte swizzled row each way), n a multiple of 32, 64 n a warpgroup.

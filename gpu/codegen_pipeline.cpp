@@ -48,7 +48,6 @@ void Emitter::for_vectors(int64_t vectors, const std::function<void()>& body, bo
   const int64_t rounds = (vectors + threads - 1) / threads;
   if (rounds > 1) line(rolled ? "#pragma unroll 1" : "#pragma unroll");
   open(rounds > 1 ? "for (int ts_j = 0; ts_j < " + std::to_string(rounds) + "; ++ts_j)" : "");
-  vector_slot_ = rounds > 1 ? "ts_j" : "0";
   line("const int ts_v = " + std::string(rounds > 1 ? "ts_j * " + std::to_string(threads) + " + " : "") +
        (by_warpgroup ? "(tid & 127);" : "tid;"));
   if (vectors % threads != 0) open("if (ts_v < " + std::to_string(vectors) + ")");
@@ -176,26 +175,24 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + stage + ") * " + std::to_string(p.stage_bytes) + ";");
   // by_warpgroup (Pipeline::decoupled, TMA path): each warpgroup copies
   // its own columns, those its fragments read.
-  // carried: a refill on the TMA path, whose addresses add the carried
-  // offsets (StagedLoad::carried) instead of recomputing them.
-  auto cp_async = [&](bool all, bool rolled_loops, bool by_warpgroup, bool carried) {
+  auto cp_async = [&](bool all, bool rolled_loops, bool by_warpgroup) {
     for (const StagedLoad& s : p.loads) {
       if ((!all && s.tma >= 0) || s.written_transposed) continue;
       if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
       const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
-      const int64_t columns = by_warpgroup ? per_row / (threads_ / 128) : 0;
-      const bool carry = carried && !s.carried.empty();
-      for_vectors((by_warpgroup ? columns : per_row) * s.outer, [&] { copy_vector(s, columns, carry); }, rolled_loops,
-                  by_warpgroup);
+      const int64_t columns = per_row / (threads_ / 128);
+      if (by_warpgroup)
+        for_vectors(columns * s.outer, [&] { copy_vector(s, columns); }, rolled_loops, true);
+      else
+        for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled_loops);
     }
   };
   auto by_tma = [&] {
     issue_tma(p, stage, refill);
-    cp_async(false, rolled, p.decoupled, refill);  // the tiles the TMA unit does not copy
-    if (refill) advance_carried_offsets(p);
+    cp_async(false, rolled, p.decoupled);  // the tiles the TMA unit does not copy
   };
   if (!p.tma || path == CopyPath::CpAsync) {
-    cp_async(true, rolled, false, false);
+    cp_async(true, rolled, false);
   } else if (path == CopyPath::Tma) {
     by_tma();
   } else {
@@ -209,7 +206,7 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
     // both paths were in one kernel; unrolled elsewhere (E1), as rolled it
     // cost 1.5-2.5 % of E1's run time then (bench/RESULTS.md, thirteenth
     // round, call 6).
-    cp_async(true, rolled || p.tma_path_copies(), false, false);
+    cp_async(true, rolled || p.tma_path_copies(), false);
     close();
   }
   // A tile written transposed, on either path: the iteration's refill
@@ -217,26 +214,19 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
   if (p.written_transposed() && !refill) transposed_prologue(p, stage);
 }
 
-std::vector<std::string> Emitter::vector_coords(const StagedLoad& s, const std::string& inner) const {
-  std::vector<std::string> c(type(s.reg).shape.size(), "0");
-  c[static_cast<size_t>(s.inner_axis)] = inner;
-  if (s.outer_axis >= 0) c[static_cast<size_t>(s.outer_axis)] = "ts_o";
-  return c;
-}
-
-Emitter::VectorRead Emitter::vector_read(const StagedLoad& s, bool carried) {
+Emitter::VectorRead Emitter::vector_read(const StagedLoad& s) {
   const ir::Instr& ld = *s.load;
   const DType d = type(s.reg).dtype;
   const int64_t V = 16 / byte_size(d);
-  auto coords_at = [&](const std::string& inner) { return vector_coords(s, inner); };
+  const ir::Shape& shape = type(s.reg).shape;
+  auto coords_at = [&](const std::string& inner) {
+    std::vector<std::string> c(shape.size(), "0");
+    c[static_cast<size_t>(s.inner_axis)] = inner;
+    if (s.outer_axis >= 0) c[static_cast<size_t>(s.outer_axis)] = "ts_o";
+    return c;
+  };
   auto coords = [&](int64_t lane) { return coords_at(lane ? "(ts_i + " + std::to_string(lane) + ")" : "ts_i"); };
-  // The carried offsets hold the values at the vector's first element:
-  // its address only, not its masks or its element-by-element reads.
-  if (carried)
-    for (size_t k = 0; k < s.carried.size(); ++k)
-      carried_subst_[s.carried[k]] = carried_name(s, k, "c") + "[" + vector_slot_ + "]";
   line("const " + cuda_memory_type(d) + "* ts_src = " + *remat(ld.args[0], coords(0), 0) + ";");
-  carried_subst_.clear();
   VectorRead r{"true", "false", ""};
   if (ld.has_mask) {
     // Where the mask's true lanes are known to form a prefix, a suffix or
@@ -271,8 +261,10 @@ Emitter::VectorRead Emitter::vector_read(const StagedLoad& s, bool carried) {
   return r;
 }
 
-void Emitter::vector_position(const StagedLoad& s, int64_t warpgroup_columns) {
-  const int64_t V = 16 / byte_size(type(s.reg).dtype), per_row = s.inner / V;
+void Emitter::copy_vector(const StagedLoad& s, int64_t warpgroup_columns) {
+  const DType d = type(s.reg).dtype;
+  const int64_t V = 16 / byte_size(d), per_row = s.inner / V;
+  const std::string t = cuda_memory_type(d);
   if (warpgroup_columns > 0) {
     const std::string c = std::to_string(warpgroup_columns);
     line("const int ts_o = ts_v / " + c + ", ts_i = ((tid >> 7) * " + c + " + ts_v % " + c + ") * " + std::to_string(V) +
@@ -281,16 +273,9 @@ void Emitter::vector_position(const StagedLoad& s, int64_t warpgroup_columns) {
     line("const int ts_o = ts_v / " + std::to_string(per_row) + ", ts_i = ts_v % " + std::to_string(per_row) + " * " +
          std::to_string(V) + ";");
   }
-}
-
-void Emitter::copy_vector(const StagedLoad& s, int64_t warpgroup_columns, bool carried) {
-  const DType d = type(s.reg).dtype;
-  const int64_t V = 16 / byte_size(d);
-  const std::string t = cuda_memory_type(d);
-  vector_position(s, warpgroup_columns);
   line(t + "* ts_dst = reinterpret_cast<" + t + "*>(ts_stage + " + std::to_string(s.offset) + ") + " +
        staged_offset(s, "ts_o", "ts_i") + ";");
-  const VectorRead r = vector_read(s, carried);
+  const VectorRead r = vector_read(s);
   open("if (" + r.all + " && ((uint64_t)ts_src & 15) == 0)");
   line("ts_cp_async16(ts_dst, ts_src, 16);");
   if (s.load->has_mask) {

@@ -492,8 +492,6 @@ void Emitter::plan_pipelines() {
       p.empty_offset = p.bar_offset + 8 * p.stages;
       pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
     }
-  if (opt_.carried_offsets)
-    for (Pipeline& p : pipelines_) plan_carried_offsets(p);
 }
 
 // Pipeline::small_offsets: the prefetched loads' tiles after the stage's

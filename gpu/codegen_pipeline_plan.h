@@ -56,13 +56,6 @@ struct StagedLoad {
   // time. The dot then reads both operands by descriptor, and its groups
   // may stay in flight (CodegenOptions::wgmma_in_flight).
   bool written_transposed = false;
-  // Copied by cp.async on the TMA path (p11's y): the i32 offsets its
-  // pointer adds that change with the loop variable, each an affine
-  // function of it modulo 2^32 (the kernel's i32 arithmetic wraps), so a
-  // refill's offset is the previous refill's plus a constant. Each thread
-  // keeps them a vector (ts_c<reg>_<k>, with the step ts_d<reg>_<k>)
-  // instead of recomputing them from the loop value (carried_offsets).
-  std::vector<int> carried;
 };
 struct Pipeline {
   const ir::Instr* loop = nullptr;

@@ -18,8 +18,6 @@ constexpr size_t kMaxLength = 800;
 }  // namespace
 
 std::optional<std::string> Emitter::remat(int r, const std::vector<std::string>& coords, int depth) const {
-  if (!carried_subst_.empty())
-    if (auto c = carried_subst_.find(r); c != carried_subst_.end()) return c->second;
   if (depth > kMaxDepth || def_count_[r] != 1 || !def_of_[r]) return std::nullopt;
   if (type(r).shape.empty()) {
     // A 0-d value is one variable, the same in every thread; for another

@@ -173,31 +173,4 @@ void check_transposed_forms(Run run) {
     }
 }
 
-// p11's TMA forms whose y refills add carried offsets (StagedLoad::carried)
-// at a K long enough for several refills in the loop (MID 232: 8 steps of
-// 32, the last a tail): blocks B0, B1, BK, warps, stages, decoupled, N2.
-inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, bool, int64_t>> p11_carried_forms = {
-    {256, 128, 32, 8, 4, true, 1}, {256, 128, 32, 8, 3, false, 2}, {128, 64, 32, 4, 2, false, 1}};
-
-// Each carried form against the interpreter, its refills' addresses from
-// the carried offsets (and, with carried_offsets off, recomputed).
-template <class Run>
-void check_carried_forms(Run run) {
-  for (auto [b0, b1, bk, warps, stages, decoupled, n2] : p11_carried_forms)
-    for (bool carried : {true, false}) {
-      const tl::gpu::BenchCase c = p11_sized(b0, b1, bk, 130, 152, n2, 232);
-      INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages
-                     << ", decoupled " << decoupled << ", carried " << carried);
-      tl::gpu::CodegenOptions cg = wgmma_options(warps, stages, /*in_flight=*/false, /*tma=*/true);
-      cg.wgmma_decoupled = decoupled;
-      cg.carried_offsets = carried;
-      check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-        const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
-        REQUIRE(!k.tensor_maps.empty());
-        REQUIRE((k.source.find(" + (int64_t)(ts_c") != std::string::npos) == carried);
-        run(ir, grid, args, k, b0);
-      });
-    }
-}
-
 }  // namespace dot_cases

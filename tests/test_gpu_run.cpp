@@ -247,14 +247,6 @@ TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", 
   });
 }
 
-TEST_CASE("GPU: wgmma as C^T with y's refills by carried offsets computes what the interpreter computes", "[gpu][run]") {
-  SM90A_OR_SKIP(d, "wgmma");
-  dot_cases::check_carried_forms([&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args,
-                                     const tl::gpu::LoweredKernel& lowered, int64_t) {
-    tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args);
-  });
-}
-
 // 16-bit wgmma on the hardware at the forms the emulated tests run
 // (test_gpu_wgmma16.cpp): the descriptors' M- and N-major readings and
 // swizzles, and E4's X from registers; memcheck runs it too.

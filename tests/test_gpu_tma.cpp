@@ -365,35 +365,6 @@ TEST_CASE("TMA: p11's decoupled warpgroups wait for their own part of y and refi
   }
 }
 
-TEST_CASE("emulated: p11's refills of y by carried offsets compute what the interpreter computes", "[gpu][emulated]") {
-  dot_cases::check_carried_forms([](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args,
-                                    const tl::gpu::LoweredKernel& k, int64_t) { gpu_host::HostKernel(ir, k).run(grid, args); });
-}
-
-TEST_CASE("TMA: p11's refills of y add offsets carried from one refill to the next", "[gpu][codegen][nvrtc]") {
-  const auto ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 232));
-  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(8, 4, /*in_flight=*/false));
-  const std::string body = codegen_text::body_of(k.source);
-  // One carried offset (y's row term, (b * MID + k) * N1), four vectors a
-  // thread: set before the loop at the first refill's iteration (three
-  // ahead) with its step (the fourth's minus the third's).
-  CHECK(has(body, "int32_t ts_c"));
-  const size_t loop = body.find("for (int64_t it32");
-  const size_t init = body.find("[ts_j] = ts_sub((int32_t)(");
-  REQUIRE(init != std::string::npos);
-  CHECK(init < loop);
-  CHECK(body.find("3 * (int64_t)r31", body.find("int32_t ts_c")) < init);
-  CHECK(body.find("4 * (int64_t)r31", body.find("int32_t ts_c")) < loop);
-  // In the loop: the TMA path's refill adds it, then moves it a step on;
-  // the cp.async fallback (and the prologue) recompute their addresses.
-  const size_t use = body.find(" + (int64_t)(ts_c", loop), step = body.find("= ts_add(ts_c", loop);
-  REQUIRE(use != std::string::npos);
-  CHECK(use < step);
-  CHECK(body.find(" + (int64_t)(ts_c", use + 1) == std::string::npos);
-  CHECK(count(body, "ts_add(ts_c") == 1);
-  CHECK_NOTHROW(test_cache::nvrtc_compile(k));
-}
-
 TEST_CASE("the cluster forms of p11 compile with NVRTC for sm_90a", "[gpu][nvrtc]") {
   // multicast boxes, mapa and the remote arrivals, the cluster barrier, 3-D maps
   for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_cluster_forms) {
