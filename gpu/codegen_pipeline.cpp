@@ -180,11 +180,12 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
       if ((!all && s.tma >= 0) || s.written_transposed) continue;
       if (opt_.comments) line("// cp.async %" + std::to_string(s.reg) + ": " + type(s.reg).str() + ", 16 bytes per copy");
       const int64_t per_row = s.inner / (16 / byte_size(type(s.reg).dtype));
-      const int64_t columns = per_row / (threads_ / 128);
-      if (by_warpgroup)
+      if (by_warpgroup) {  // whole warpgroups (Pipeline::decoupled)
+        const int64_t columns = per_row / (threads_ / 128);
         for_vectors(columns * s.outer, [&] { copy_vector(s, columns); }, rolled_loops, true);
-      else
+      } else {
         for_vectors(per_row * s.outer, [&] { copy_vector(s); }, rolled_loops);
+      }
     }
   };
   auto by_tma = [&] {

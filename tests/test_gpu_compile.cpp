@@ -110,6 +110,21 @@ TEST_CASE("every GPU test case compiles with NVRTC at 1, 4 and 8 warps", "[gpu][
   }
 }
 
+TEST_CASE("the puzzles' kernels lower at 2 warps, less than a warpgroup, their dots staged", "[gpu][codegen]") {
+  // A staged copy's split by warpgroup (Pipeline::decoupled) divided by
+  // the warpgroups of every block, which is 0 below 4 warps: p11 at 2
+  // warps stopped `tilescope compile` with a floating-point exception.
+  for (const puzzles::Puzzle& p : puzzles::all_puzzles()) {
+    const puzzles::SizeSet& set = p.sets.front();
+    INFO("puzzle " << p.number << " (" << p.id << ") at " << set.name);
+    puzzles::RunBuffers b = puzzles::make_buffers(p, set, 0);
+    auto ir = tl::build_ir(*p.solution, puzzles::launch_args(set, b));
+    tl::gpu::CodegenOptions cg;
+    cg.num_warps = 2;
+    CHECK(tl::gpu::lower(*ir, cg).threads == 64);
+  }
+}
+
 TEST_CASE("NVRTC errors carry the log and the generated source's path", "[gpu][nvrtc]") {
   try {
     tl::gpu::nvrtc_compile("extern \"C\" __global__ void broken() { undefined_thing(); }", "broken", {}, "/tmp/broken.cu");
