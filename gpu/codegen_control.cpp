@@ -98,7 +98,7 @@ void Emitter::for_loop(const ir::Instr& in) {
       // thread that arms it, and its bytes.
       p->phase_var = "ts_ph" + std::to_string(in.dst);
       line("unsigned " + p->phase_var + " = 0;");
-      if (p->cluster_axis >= 0 || p->decoupled) {
+      if (p->empty_arrivals > 0) {
         p->empty_phase_var = "ts_eph" + std::to_string(in.dst);
         line("unsigned " + p->empty_phase_var + " = 0;");
       }
@@ -106,13 +106,12 @@ void Emitter::for_loop(const ir::Instr& in) {
       open("if (ts_tma_ok)");
       open("if (tid == 0)");
       for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + barrier_of(*p, std::to_string(s)) + ", 1);");
-      // Clusters: each stage's empty barrier, one arrival from each program.
-      if (p->cluster_axis >= 0)
-        for (int s = 0; s < p->stages; ++s) line("ts_mbar_init(" + empty_barrier_of(*p, std::to_string(s)) + ", 2);");
-      // Decoupled warpgroups: one arrival from each warp, after its group.
-      if (p->decoupled)
+      // Each stage's empty barrier: one arrival from each program of a
+      // cluster, or from each warp of decoupled warpgroups.
+      if (p->empty_arrivals > 0)
         for (int s = 0; s < p->stages; ++s)
-          line("ts_mbar_init(" + empty_barrier_of(*p, std::to_string(s)) + ", " + std::to_string(threads_ / 32) + ");");
+          line("ts_mbar_init(" + empty_barrier_of(*p, std::to_string(s)) + ", " + std::to_string(p->empty_arrivals) +
+               ");");
       line("ts_mbar_fence_init();");
       close();
       line("__syncthreads();");
@@ -230,7 +229,7 @@ void Emitter::for_loop(const ir::Instr& in) {
       // memory may go back to being plain shared memory.
       open("if (ts_tma_ok && tid == 0)");
       for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + barrier_of(*p, std::to_string(s)) + ");");
-      if (p->cluster_axis >= 0 || p->decoupled)
+      if (p->empty_arrivals > 0)
         for (int s = 0; s < p->stages; ++s) line("ts_mbar_inval(" + empty_barrier_of(*p, std::to_string(s)) + ");");
       close();
     }

@@ -346,6 +346,13 @@ class Emitter {
   bool wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const;
   bool swizzled_stages_ = false;     // some stage holds 128-byte swizzled rows: 1024-byte alignment
   void plan_pipelines();
+  // Pipeline::empty_arrivals and the barriers' place after the stages'.
+  void add_empty_barriers(Pipeline& p, int arrivals);
+  // Whether staged tile s has 64 columns a warpgroup of whole warpgroups
+  // (each warpgroup's C^T rows of B^T: written_transposed, decoupled).
+  bool sixty_four_columns_a_warpgroup(const StagedLoad& s) const {
+    return threads_ % 128 == 0 && s.inner == 64 * (threads_ / 128);
+  }
   std::optional<StagedLoad> stage_plan(const ir::Instr& load, const Pipeline& p) const;
   // While one lives, remat() evaluates for the iteration of p's loop where
   // the loop variable is `value`.

@@ -468,30 +468,33 @@ void Emitter::plan_pipelines() {
           s.multicast = true;
           tensor_maps_[static_cast<size_t>(s.tma)].box_rows = s.outer / 2;
         }
-      p.empty_offset = p.bar_offset + 8 * p.stages;
-      pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
+      add_empty_barriers(p, 2);
     }
   }
   // Decoupled warpgroups (CodegenOptions::wgmma_decoupled): the transposed
   // dot waited for at once whose copies go after its commit into the stage
-  // the previous iteration read (the form the empty barriers fit), each
-  // warpgroup's fragments 64 rows of B^T, which are its own columns of the
+  // the previous iteration read (copies_after_dot without groups in flight:
+  // ahead = stages - 1, no other loads read ahead), two or more warpgroups'
+  // fragments each 64 rows of B^T, which are their own columns of the
   // cp.async tile (wgmma_tf32_transposed), and nothing else in the stage.
   if (opt_.wgmma_decoupled)
     for (Pipeline& p : pipelines_) {
       const StagedLoad* b = nullptr;
       for (const StagedLoad& s : p.loads)
         if (s.tma < 0) b = &s;
-      const int64_t warpgroups = threads_ / 128;
       if (!p.tma || !p.wgmma_transposed || p.written_transposed() || !p.copies_after_dot || p.wgmma_async ||
-          p.ahead != p.stages - 1 || p.cluster_axis >= 0 || !p.reg_written.empty() || p.small_in_stage() ||
-          !p.prefetched.empty() || p.loads.size() != 2 || !b || threads_ % 128 != 0 || warpgroups < 2 ||
-          b->inner != 64 * warpgroups)
+          p.cluster_axis >= 0 || !p.reg_written.empty() || p.loads.size() != 2 || !b ||
+          !sixty_four_columns_a_warpgroup(*b) || threads_ < 256)
         continue;
       p.decoupled = true;
-      p.empty_offset = p.bar_offset + 8 * p.stages;
-      pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
+      add_empty_barriers(p, static_cast<int>(threads_ / 32));
     }
+}
+
+void Emitter::add_empty_barriers(Pipeline& p, int arrivals) {
+  p.empty_arrivals = arrivals;
+  p.empty_offset = p.bar_offset + 8 * p.stages;
+  pipe_bytes_ = std::max(pipe_bytes_, p.empty_offset + 8 * p.stages);
 }
 
 // Pipeline::small_offsets: the prefetched loads' tiles after the stage's

@@ -134,18 +134,19 @@ struct Pipeline {
   // loads, or -1. A stage is refilled only when both programs are done
   // with it: after the barrier that publishes a stage (so every thread
   // of the program is done with the one before), one thread arrives on
-  // that earlier stage's "empty" mbarrier in both programs (count 2, at
-  // empty_offset + 8 * stage); the thread that refills it waits for the
-  // barrier's phase first (publish_stage, issue_tma). empty_phase_var
-  // holds the parity each empty barrier waits for next.
+  // that earlier stage's empty barrier in both programs (empty_arrivals 2).
   int cluster_axis = -1;
   // CodegenOptions::wgmma_decoupled, on the TMA path: the cp.async tile
   // (B of the C^T dot) is copied by each warpgroup for its own fragment
   // rows and published by a named barrier of its warpgroup; the stage a
   // refill fills is free once each warp, after its wait for the group,
-  // arrived on its empty mbarrier (count: the warps; same offset and phase
-  // variable as the clusters'), which the refilling thread waits for.
+  // arrived on its empty barrier (empty_arrivals: the warps).
   bool decoupled = false;
+  // "Empty" mbarriers, one a stage at empty_offset + 8 * stage, for the
+  // clusters and the decoupled warpgroups: a stage's refill waits for its
+  // phase (issue_tma) once `empty_arrivals` arrived on it (0: none).
+  // empty_phase_var holds the parity each one waits for next.
+  int empty_arrivals = 0;
   int64_t empty_offset = 0;
   std::string empty_phase_var;
 };

@@ -302,7 +302,7 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
   // whichever issued them, so each barrier expects the whole tile.
   uses_tid_ = true;
   open("if (tid == 0)");
-  if (refill && (p.cluster_axis >= 0 || p.decoupled)) {
+  if (refill && p.empty_arrivals > 0) {
     // Clusters: the other program is done with the stage too (it arrived
     // on this one's empty barrier, publish_stage). Decoupled warpgroups:
     // every warp is (wgmma_tf32_transposed). On the first iteration the

@@ -44,8 +44,7 @@ int64_t rounds(int64_t outer, int64_t inner, int64_t threads) { return outer * i
 bool Emitter::fits_written_transposed(const StagedLoad& s) const {
   // 64 n a warpgroup: n = threads / 2, a multiple of 64, and each thread
   // moves 32 * n / 4 / threads = 4 vectors a refill.
-  return type(s.reg).dtype == DType::f32 && s.outer_axis >= 0 && s.outer == 32 && threads_ % 128 == 0 &&
-         s.inner == 64 * (threads_ / 128);
+  return type(s.reg).dtype == DType::f32 && s.outer_axis >= 0 && s.outer == 32 && sixty_four_columns_a_warpgroup(s);
 }
 
 std::string Emitter::transposed_stage_helpers() const {
