@@ -98,3 +98,20 @@ print(f"cuBLAS tf32 4096^3 (torch.matmul): median {times[50]:.4f} ms, min {times
 PY
   log "cublas: exit $? $(tail -1 "$OUT/cublas.log")"
 }
+# ncu_source_profile NAME KERNEL_REGEX "SECTIONS" ARGS...: Nsight Compute on
+# the fourth launch of the kernels KERNEL_REGEX names in `tilescope ARGS`,
+# SECTIONS (Nsight section names, space-separated) printed in full to
+# $OUT/ncu_NAME.txt, then its source page (each SASS instruction's stall
+# samples) to $OUT/ncu_NAME_sass.csv.
+ncu_source_profile() {
+  local name=$1 kernel=$2 sections=$3 section ncu
+  local args=()
+  shift 3
+  for section in $sections; do args+=(--section "$section"); done
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  timeout 240 "$ncu" "${args[@]}" --print-details all -k "regex:$kernel" --launch-skip 3 --launch-count 1 \
+    -o "$BUILD/$name" -f "$TS" "$@" > "$OUT/ncu_$name.txt" 2>&1
+  log "ncu $name: exit $? $(grep -E 'Duration|Issue Slots Busy|Executed Instructions  |Warp Cycles Per Issued|No Eligible' "$OUT/ncu_$name.txt" | tr -s ' ' | tr '\n' ';')"
+  timeout 120 "$ncu" --import "$BUILD/$name.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_${name}_sass.csv" 2>&1
+  log "source page: exit $? $(wc -l < "$OUT/ncu_${name}_sass.csv") lines"
+}

@@ -15,13 +15,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "E4 TMA profile call on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 build_or_exit tilescope
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-timeout 240 "$NCU" --section SpeedOfLight --section WarpStateStats --section InstructionStats --section Occupancy \
-  --section SchedulerStats --section ComputeWorkloadAnalysis --section SourceCounters --print-details all \
-  -k regex:e4_weight_grad_rows --launch-skip 3 --launch-count 1 -o "$BUILD/e4_tma" -f \
-  "$TS" bench --gpu --case e4_rows_k100864 --warps 8 --wgmma --tma --variant 6 --runs 100 --warmup 1 > "$OUT/ncu_e4_tma.txt" 2>&1
-log "ncu e4 tma: exit $? $(grep -E 'Duration|Issue Slots Busy|Executed Instructions  |Warp Cycles Per Issued|No Eligible' "$OUT/ncu_e4_tma.txt" | tr -s ' ' | tr '\n' ';')"
-timeout 120 "$NCU" --import "$BUILD/e4_tma.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_e4_tma_sass.csv" 2>&1
-log "source page: exit $? $(wc -l < "$OUT/ncu_e4_tma_sass.csv") lines"
+ncu_source_profile e4_tma e4_weight_grad_rows \
+  "SpeedOfLight WarpStateStats InstructionStats Occupancy SchedulerStats ComputeWorkloadAnalysis SourceCounters" \
+  bench --gpu --case e4_rows_k100864 --warps 8 --wgmma --tma --variant 6 --runs 100 --warmup 1
 ab_rounds "e4_rows_k100864 --warps 8 --wgmma --tma" "--variant 6" "--variant 7"
 log "done"

@@ -13,12 +13,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "p11 profile call at ${COMMIT:-?} on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 build_or_exit tilescope
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-timeout 240 "$NCU" --section SpeedOfLight --section WarpStateStats --section InstructionStats --section SchedulerStats \
-  --section SourceCounters --print-details all -k regex:batched_matmul --launch-skip 3 --launch-count 1 \
-  -o "$BUILD/p11_d" -f "$TS" bench --gpu --case p11 --variant 1 --warps 8 --wgmma --tma --stages 4 --runs 100 --warmup 1 \
-  > "$OUT/ncu_p11.txt" 2>&1
-log "ncu p11: exit $? $(grep -E 'Duration|Issue Slots Busy|Executed Instructions  |Warp Cycles Per Issued' "$OUT/ncu_p11.txt" | tr -s ' ' | tr '\n' ';')"
-timeout 120 "$NCU" --import "$BUILD/p11_d.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_p11_sass.csv" 2>&1
-log "source page: exit $? $(wc -l < "$OUT/ncu_p11_sass.csv") lines"
+ncu_source_profile p11 batched_matmul "SpeedOfLight WarpStateStats InstructionStats SchedulerStats SourceCounters" \
+  bench --gpu --case p11 --variant 1 --warps 8 --wgmma --tma --stages 4 --runs 100 --warmup 1
 log "done"

@@ -41,13 +41,8 @@ for st in 4 3; do
   log "p11 in flight, $st stages: ptxas exit $? $(grep -o 'Used [0-9]* registers' "$BUILD/p11_w$st.ptxas")"
 done
 if [ "${NCU:-0}" = 1 ]; then
-  NCU_BIN=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  timeout 240 "$NCU_BIN" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
-    --section MemoryWorkloadAnalysis --section SourceCounters --print-details all \
-    -k regex:batched_matmul --launch-skip 3 --launch-count 1 -o "$BUILD/p11_w" -f \
-    "$TS" bench --gpu --case $CFG --stages 4 --b-in-stage --runs 100 --warmup 1 > "$OUT/ncu_p11.txt" 2>&1
-  log "ncu p11: exit $? $(grep -E 'Duration|Executed Instructions  |Warp Cycles Per Issued' "$OUT/ncu_p11.txt" | tr -s ' ' | tr '\n' ';')"
-  timeout 120 "$NCU_BIN" --import "$BUILD/p11_w.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_p11_sass.csv" 2>&1
-  log "source page: exit $? $(wc -l < "$OUT/ncu_p11_sass.csv") lines"
+  # shellcheck disable=SC2086
+  ncu_source_profile p11 batched_matmul "SpeedOfLight WarpStateStats SchedulerStats MemoryWorkloadAnalysis SourceCounters" \
+    bench --gpu --case $CFG --stages 4 --b-in-stage --runs 100 --warmup 1
 fi
 log "done"
