@@ -245,6 +245,8 @@ LoweredKernel Emitter::run() {
     if (p.copies_after_dot && p.wgmma_async) ++out.copies_behind_dots;
     if (p.written_transposed()) ++out.b_in_stage;
     if (p.decoupled) ++out.decoupled;
+    for (const StagedLoad& s : p.loads)
+      if (s.panels) ++out.b_panels;
     if (p.cluster_axis >= 0) out.cluster_axis = p.cluster_axis;  // some load is shared (multicast_axis)
   }
   if (smem_bytes_ > kMaxSharedBytes)

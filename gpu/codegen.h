@@ -137,6 +137,14 @@ struct CodegenOptions {
   // the other had waited for its own) ran 16 % slower than the plain form
   // and were taken out.
   bool wgmma_decoupled = true;
+  // With tma: that dot's B (the tile its fragments are read from, p11's
+  // y) comes by TMA too, in panels of 8 columns (StagedLoad::panels), one
+  // box a panel, instead of cp.async copies into padded rows. A warp's
+  // fragment reads still fall on 32 banks, and the threads no longer
+  // compute the copies' addresses and masks (160 of the 228 instructions
+  // a warp issued an iteration, and 46 % of its stall samples: bench/
+  // RESULTS.md, eighteenth round, call 7).
+  bool wgmma_b_panels = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both
@@ -217,6 +225,8 @@ struct LoweredKernel {
   int b_in_stage = 0;
   // Loops whose warpgroups are decoupled (CodegenOptions::wgmma_decoupled).
   int decoupled = 0;
+  // Loops whose C^T dot's B comes by TMA in panels (CodegenOptions::wgmma_b_panels).
+  int b_panels = 0;
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

@@ -10,6 +10,8 @@
 namespace tl::gpu::detail {
 
 std::string Emitter::staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const {
+  if (s.panels)
+    return "((" + col + ") >> 3) * " + std::to_string(s.outer * 8) + " + (" + row + ") * 8 + ((" + col + ") & 7)";
   if (!s.core) return "(" + row + ") * " + std::to_string(s.stride) + " + " + col;
   const int64_t V = 16 / byte_size(type(s.reg).dtype);
   const int64_t atom = 8 * V;  // elements in a 128-byte row
@@ -92,7 +94,7 @@ void Emitter::publish_stage(Pipeline& p) {
     if (p.wgmma && !p.reg_written.empty()) line("ts_fence_proxy_async();");
     // Decoupled warpgroups: a warpgroup's threads copied the tile its own
     // fragments read; only they wait for each other.
-    if (p.decoupled) line("ts_warpgroup_sync();");
+    if (p.decoupled && p.tma_path_copies()) line("ts_warpgroup_sync();");
     open_else();
   }
   line(cp_async_wait);

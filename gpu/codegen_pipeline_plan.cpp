@@ -400,11 +400,12 @@ void Emitter::plan_pipelines() {
     // shared memory is a rectangle the TMA unit can copy and its box
     // coordinates are index arithmetic of the loop variable; one mbarrier a
     // stage after the stages. A transposed dot's register-read tile keeps
-    // its cp.async copies (its padded rows are what the TMA unit cannot write).
+    // its cp.async copies (its padded rows are what the TMA unit cannot
+    // write) unless it went in panels (place_wgmma_operands).
     if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
       std::vector<std::optional<TmaMatch>> ms;
       for (const StagedLoad& s : p.loads) {
-        if (s.reg == register_read) {
+        if (s.reg == register_read && !s.panels) {
           ms.push_back(std::nullopt);
           continue;
         }
@@ -481,10 +482,10 @@ void Emitter::plan_pipelines() {
     for (Pipeline& p : pipelines_) {
       const StagedLoad* b = nullptr;
       for (const StagedLoad& s : p.loads)
-        if (s.tma < 0) b = &s;
+        if (s.tma < 0 || s.panels) b = &s;
       if (!p.tma || !p.wgmma_transposed || p.written_transposed() || !p.copies_after_dot || p.wgmma_async ||
           p.cluster_axis >= 0 || !p.reg_written.empty() || p.loads.size() != 2 || !b ||
-          !sixty_four_columns_a_warpgroup(*b) || threads_ < 256)
+          (!b->panels && !sixty_four_columns_a_warpgroup(*b)) || threads_ < 256)
         continue;
       p.decoupled = true;
       add_empty_barriers(p, static_cast<int>(threads_ / 32));

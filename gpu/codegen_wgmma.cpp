@@ -45,8 +45,8 @@ void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
 
 // C^T = B^T A^T (Pipeline::wgmma_transposed): warpgroup g's rows
 // 64g..64g+63 of C^T (columns n of C) as wgmma's A from registers, read from
-// B's [K][N + 8] rows: lane 4g' + q takes (k + q, n + g'), the 32 lanes on
-// distinct banks; a0..a3 are (g', q), (g' + 8, q), (g', q + 4), (g' + 8,
+// B's [K][N + 8] rows or 8-column panels (StagedLoad::panels): lane 4g' + q
+// takes (k + q, n + g'), the 32 lanes on distinct banks; a0..a3 are (g', q), (g' + 8, q), (g', q + 4), (g' + 8,
 // q + 4) as in mma.sync's A. A's staged tile is wgmma's K-major B of M rows,
 // by descriptor as in wgmma_tf32.
 void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std::string& a_base,
@@ -73,14 +73,25 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
     if (p.wgmma_async) return end_wgmma_group(p, in);
   } else {
     wgmma_rs_widths_.insert(M);
-    line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
-         ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
+    bool b_t = false;
+    const StagedLoad* staged_b = staged_operand_in(p, in.args[1], &b_t);
+    // Element (k, n) of B at k * b_stride + n in padded rows, or at
+    // (n / 8) * 8K + k * 8 + n % 8 in panels (StagedLoad::panels): the
+    // words a step along n (8, to a0's a1) and along k (4, to a2) apart.
+    const bool panels = staged_b && staged_b->panels;
+    const int64_t panel = panels ? 8 * staged_b->outer : 0, n8 = panels ? panel : 8, k1 = panels ? 8 : b_stride;
+    if (panels)
+      line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base + ") + (tid >> 7) * " +
+           std::to_string(8 * panel) + " + (tid >> 5 & 3) * " + std::to_string(2 * panel) + " + ((tid & 31) >> 2) + (tid & 3) * 8;");
+    else
+      line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
+           ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
     line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
     for (int64_t kk = 0; kk < K / 8; ++kk) {
-      const int64_t lo = 8 * kk * b_stride, hi = (8 * kk + 4) * b_stride;
+      const int64_t lo = 8 * kk * k1, hi = (8 * kk + 4) * k1;
       const std::string f = "ts_fa[" + std::to_string(kk) + "]";
-      line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
-           "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
+      line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + n8) + "]; " + f +
+           "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + n8) + "];");
     }
     line("ts_wgmma_fence();");
     for (int64_t kk = 0; kk < K / 8; ++kk)

@@ -11,16 +11,11 @@ namespace tl::gpu::detail {
 
 // Where a wgmma pipeline's operands sit in a stage: staged tiles as core
 // matrices or 128-byte swizzled rows (a transposed dot's register-read tile
-// keeps its padded rows), then the operands written from registers.
+// in panels or padded rows), then the operands written from registers.
 void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
-  p.stage_bytes = 0;
-  bool any_swizzle = false;
+  auto register_read_tile = [&](const StagedLoad& s) { return s.reg == register_read && !s.written_transposed; };
   for (StagedLoad& s : p.loads) {
-    if (s.reg == register_read && !s.written_transposed) {  // keeps its padded rows: fragment loads on distinct banks
-      s.offset = p.stage_bytes;
-      p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
-      continue;
-    }
+    if (register_read_tile(s)) continue;
     s.core = true;
     // Written transposed: y^T's rows of 32 k, 128 bytes (fits_written_transposed).
     const int64_t row_bytes = s.written_transposed ? 128 : s.inner * byte_size(type(s.reg).dtype);
@@ -30,6 +25,26 @@ void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
     // K-major rows of BK 64 and up (a k8 step past the first column
     // continues in the next one: tf32_k_offset).
     s.swizzle128 = row_bytes == 128 || (row_bytes % 128 == 0 && (half ? !s.k_inner : s.k_inner));
+  }
+  // The register-read tile in panels only where the TMA unit copies the
+  // pipeline's other tiles too (plan_pipelines takes TMA for all or none):
+  // cp.async's copies of one of its rows would land a panel apart, on the
+  // same banks.
+  const bool panels = std::all_of(p.loads.begin(), p.loads.end(), [&](const StagedLoad& s) {
+    return register_read_tile(s) ? fits_panels(s) : tma_match(s).has_value();
+  });
+  p.stage_bytes = 0;
+  bool any_swizzle = false;
+  for (StagedLoad& s : p.loads) {
+    if (register_read_tile(s)) {
+      // Panels for the TMA unit, else padded rows: either way the
+      // fragment loads fall on distinct banks.
+      s.panels = panels;
+      if (s.panels) p.stage_bytes = (p.stage_bytes + 127) / 128 * 128;  // a box's destination: 128-byte aligned
+      s.offset = p.stage_bytes;
+      p.stage_bytes += ((s.panels ? s.outer * s.inner : s.outer * s.stride) * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
+      continue;
+    }
     any_swizzle |= s.swizzle128;
     if (s.swizzle128) p.stage_bytes = (p.stage_bytes + 1023) / 1024 * 1024;  // the swizzle repeats every 1024 bytes
     s.offset = p.stage_bytes;

@@ -167,14 +167,22 @@ TEST_CASE("TMA: the loop's cp.async fallback is rolled only where the TMA path c
   };
   auto count_of = [](const std::vector<std::string>& v, const std::string& x) { return std::count(v.begin(), v.end(), x); };
   // p11, each group waited for: x by TMA, y by cp.async on both paths
-  // (four rounds of 256 vectors, unrolled on the TMA path); the fallback's
-  // x (two rounds) and y in rolled loops.
+  // (CodegenOptions::wgmma_b_panels off; four rounds of 256 vectors,
+  // unrolled on the TMA path); the fallback's x (two rounds) and y in
+  // rolled loops.
   const auto p11_ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72));
   tl::gpu::CodegenOptions waited = tma_options(8, 3);
   waited.wgmma_in_flight = false;
+  waited.wgmma_decoupled = waited.wgmma_b_panels = false;
   const std::vector<std::string> p11_pragmas = copy_loop_pragmas(tl::gpu::lower(*p11_ir, waited).source);
   CHECK(count_of(p11_pragmas, "#pragma unroll 1") == 2);
   CHECK(count_of(p11_pragmas, "#pragma unroll") == 1);
+  // y in panels by TMA too: the TMA path copies nothing by cp.async, and
+  // the fallback's x and y are unrolled.
+  waited.wgmma_b_panels = true;
+  const std::vector<std::string> panel_pragmas = copy_loop_pragmas(tl::gpu::lower(*p11_ir, waited).source);
+  CHECK(count_of(panel_pragmas, "#pragma unroll 1") == 0);
+  CHECK(count_of(panel_pragmas, "#pragma unroll") == 2);
   // With B^T written into the stage (CodegenOptions::wgmma_b_in_stage) y
   // is copied by the threads on both paths (its loads and its stores:
   // registers, so unrolled), and the TMA path copies nothing by cp.async:
@@ -278,8 +286,10 @@ TEST_CASE("TMA: p11's batched x tile is a 3-D tensor, shared by clusters along p
   // (x, y, z, N0, N1, N2, MID | B0, B1, B2, B_MID): x[N2][N0][MID] read at
   // (b * N0 + j) * MID + l, masked by b < N2, j < N0, l < MID.
   const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cluster_options(8, 3));
-  REQUIRE(k.tensor_maps.size() == 1);  // y, read into registers, keeps its cp.async copies
+  REQUIRE(k.tensor_maps.size() == 2);  // y, read into registers, in panels (never shared: its rows follow program_id(1))
   const tl::gpu::TensorMapSpec& x = k.tensor_maps[0];
+  CHECK(k.tensor_maps[1].box_rows == 32);
+  CHECK(k.tensor_maps[1].box_cols == 8);
   CHECK(x.base_param == 0);
   CHECK(x.cols.param == 6);
   CHECK(x.rows.param == 3);
@@ -321,6 +331,7 @@ TEST_CASE("TMA: p11's decoupled warpgroups wait for their own part of y and refi
   const auto ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72));
   tl::gpu::CodegenOptions cg = tma_options(8, 4, /*in_flight=*/false);
   cg.wgmma_decoupled = true;
+  cg.wgmma_b_panels = false;  // y by cp.async (the panels: the test after this one)
   const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
   REQUIRE(k.decoupled == 1);
   const std::string body = codegen_text::body_of(k.source);
@@ -365,6 +376,54 @@ TEST_CASE("TMA: p11's decoupled warpgroups wait for their own part of y and refi
   }
 }
 
+TEST_CASE("TMA: p11's y comes in panels of 8 columns, a box each, and its warpgroups meet at no barrier in the loop", "[gpu][codegen][nvrtc]") {
+  const auto ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72));
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(8, 4, /*in_flight=*/false));  // the defaults
+  REQUIRE(k.b_panels == 1);
+  REQUIRE(k.decoupled == 1);
+  // y[N2][MID][N1]: rows of N1 (param 4), MID of them, a box of 8 x 32.
+  REQUIRE(k.tensor_maps.size() == 2);
+  const tl::gpu::TensorMapSpec& y = k.tensor_maps[1];
+  CHECK(y.base_param == 1);
+  CHECK(y.cols.param == 4);
+  CHECK(y.rows.param == 6);
+  CHECK(y.batched);
+  CHECK(y.box_cols == 8);
+  CHECK(y.box_rows == 32);
+  CHECK_FALSE(y.swizzle128);
+  const std::string body = codegen_text::body_of(k.source);
+  // 16 panels of 32 rows x 32 bytes, one box each, 1024 bytes apart after
+  // x's 32768; the second 8 columns on.
+  CHECK(has(body, "ts_tma_load_3d(ts_stage + 32768, &ts_tmap1, "));
+  CHECK(has(body, "ts_tma_load_3d(ts_stage + 48128, &ts_tmap1, "));
+  CHECK(has(body, ")))) + 8, "));
+  const size_t loop = body.find("for (int64_t it32");
+  REQUIRE(loop != std::string::npos);
+  const size_t tma_path = body.find("if (ts_tma_ok) {", loop), fallback = body.find("} else {", tma_path);
+  REQUIRE(fallback != std::string::npos);
+  // On the TMA path the iteration waits for its stage's mbarrier only: no
+  // block or warpgroup barrier, no cp.async; the fallback's block barrier.
+  const std::string tma_part = body.substr(tma_path, fallback - tma_path);
+  CHECK(has(tma_part, "ts_mbar_wait("));
+  CHECK_FALSE(has(tma_part, "__syncthreads();"));
+  CHECK_FALSE(has(tma_part, "ts_cp_async_wait"));
+  CHECK_FALSE(has(body, "ts_warpgroup_sync();"));
+  // The fragments: warpgroup g's 8 panels on, warp w's 2 more; lane
+  // 4g' + q at row k = q of panel column g' (32 consecutive words); n + 8
+  // one panel (256 words) on, k + 4 32 words on.
+  CHECK(has(body, "(tid >> 7) * 2048 + (tid >> 5 & 3) * 512 + ((tid & 31) >> 2) + (tid & 3) * 8;"));
+  CHECK(has(body, "ts_fa[0][0] = ts_bt[0]; ts_fa[0][1] = ts_bt[256]; ts_fa[0][2] = ts_bt[32]; ts_fa[0][3] = ts_bt[288];"));
+  // The cp.async fallback writes the same panels.
+  CHECK(has(body, "((ts_i) >> 3) * 256 + (ts_o) * 8 + ((ts_i) & 7);"));
+  CHECK_NOTHROW(test_cache::nvrtc_compile(k));
+  // Off, y keeps its cp.async copies into padded rows.
+  tl::gpu::CodegenOptions off = tma_options(8, 4, false);
+  off.wgmma_b_panels = false;
+  const tl::gpu::LoweredKernel padded = tl::gpu::lower(*ir, off);
+  CHECK(padded.b_panels == 0);
+  CHECK(padded.tensor_maps.size() == 1);
+}
+
 TEST_CASE("the cluster forms of p11 compile with NVRTC for sm_90a", "[gpu][nvrtc]") {
   // multicast boxes, mapa and the remote arrivals, the cluster barrier, 3-D maps
   for (auto [b0, b1, bk, warps, stages, n0, n1, n2, mid] : dot_cases::p11_cluster_forms) {
@@ -387,8 +446,8 @@ TEST_CASE("emulated: clusters sharing p11's x tile by TMA multicast compute what
       REQUIRE(k.cluster_axis == 1);
       gpu_host::HostKernel h(ir, k);
       h.run(grid, args);
-      CHECK(h.tma_used() == (mid % 4 == 0));
-      CHECK(h.clusters_used() == (mid % 4 == 0 && grid.y % 2 == 0));
+      CHECK(h.tma_used() == (mid % 4 == 0 && n1 % 4 == 0));
+      CHECK(h.clusters_used() == (mid % 4 == 0 && n1 % 4 == 0 && grid.y % 2 == 0));
     });
   }
 }
@@ -406,10 +465,10 @@ TEST_CASE("TMA: p11's x at BK 64 comes in a box per 128-byte column", "[gpu][cod
     auto ir32 = tl::build_ir(*narrow.puzzle->solution, puzzles::launch_args(narrow.set, b));
     const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(warps, stages)),
                                  k32 = tl::gpu::lower(*ir32, tma_options(warps, stages));
-    REQUIRE(k.tensor_maps.size() == 1);
+    REQUIRE(k.tensor_maps.size() == 2);  // x, and y in panels
     CHECK(k.tensor_maps[0].box_cols == 32);
     CHECK(k.tensor_maps[0].box_rows == b0);
-    const std::string box = "ts_tma_load_3d(ts_stage + ";  // p11's x is 3-D (a batch axis) at any N2
+    const std::string box = ", &ts_tmap0, ";  // x's boxes
     CHECK(count(k.source, box) == 2 * count(k32.source, box));
     CHECK(count(k32.source, box) > 0);
     // The second column's box: 32 further along k, b0 rows of 128 bytes on.
@@ -425,10 +484,10 @@ TEST_CASE("emulated: p11 at BK 64, a TMA box per 128-byte column, computes what 
     INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages);
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
       const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, tma_options(warps, stages));
-      REQUIRE(k.tensor_maps.size() == 1);
+      REQUIRE(k.tensor_maps.size() == 2);
       gpu_host::HostKernel h(ir, k);
       h.run(grid, args);
-      CHECK(h.tma_used() == (mid % 4 == 0));
+      CHECK(h.tma_used() == (mid % 4 == 0 && n1 % 4 == 0));
     });
   }
 }
