@@ -26,7 +26,14 @@ memcheck_tests memcheck 300 "$TESTS"
 sass_check p11_panels 11 --bench p11 --variant 1 --warps 8 --wgmma --tma --stages 4
 
 CFG="p11 --variant 1 --warps 8 --wgmma --tma"
-ab_rounds "$CFG" "--stages 4 --no-b-panels" "--stages 4" "--stages 3 --no-b-panels" "--stages 3"
+# SWIZZLED=1 (call 2): y in 128-byte swizzled columns too (--b-swizzled: a
+# box a column, 2-way conflicted fragment reads), against panels and padded rows.
+if [ "${SWIZZLED:-0}" = 1 ]; then
+  ab_rounds "$CFG" "--stages 4 --no-b-panels" "--stages 4" "--stages 4 --b-swizzled" \
+    "--stages 3 --no-b-panels" "--stages 3" "--stages 3 --b-swizzled"
+else
+  ab_rounds "$CFG" "--stages 4 --no-b-panels" "--stages 4" "--stages 3 --no-b-panels" "--stages 3"
+fi
 cublas_tf32_4096
 if [ "${NCU:-0}" = 1 ]; then
   ncu_source_profile panels batched_matmul "SpeedOfLight WarpStateStats SchedulerStats" \

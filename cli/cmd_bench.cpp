@@ -72,6 +72,7 @@ int cmd_bench(const Args& args) {
   }
   opt.codegen.wgmma_decoupled = !args.flag("no-decoupled");
   opt.codegen.wgmma_b_panels = !args.flag("no-b-panels");
+  opt.codegen.wgmma_b_swizzled = args.flag("b-swizzled");
   if (args.flag("groups-waited")) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma)
       throw UsageError("--groups-waited needs --warps and --wgmma (the autotuner tries both forms itself)");

@@ -145,6 +145,9 @@ struct CodegenOptions {
   // a warp issued an iteration, and 46 % of its stall samples: bench/
   // RESULTS.md, eighteenth round, call 7).
   bool wgmma_b_panels = true;
+  // Instead of panels: B in 128-byte swizzled columns (x's layout), a box a
+  // column, its fragment reads 2-way bank conflicted.
+  bool wgmma_b_swizzled = false;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

@@ -388,6 +388,7 @@ class Emitter {
   // A transposed dot's register-read tile the TMA unit can copy in panels
   // (StagedLoad::panels, CodegenOptions::wgmma_b_panels).
   bool fits_panels(const StagedLoad& s) const;
+  bool fits_swizzled_b(const StagedLoad& s) const;
   // How many refills its register sets stay ahead of their stores: two
   // (two sets alternating) where the loop copies three or more iterations
   // ahead, else what the stages allow (0: read and stored at once).

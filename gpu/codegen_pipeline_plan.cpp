@@ -405,7 +405,7 @@ void Emitter::plan_pipelines() {
     if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
       std::vector<std::optional<TmaMatch>> ms;
       for (const StagedLoad& s : p.loads) {
-        if (s.reg == register_read && !s.panels) {
+        if (s.reg == register_read && !s.panels && !(s.register_read && s.swizzle128)) {
           ms.push_back(std::nullopt);
           continue;
         }
@@ -482,10 +482,10 @@ void Emitter::plan_pipelines() {
     for (Pipeline& p : pipelines_) {
       const StagedLoad* b = nullptr;
       for (const StagedLoad& s : p.loads)
-        if (s.tma < 0 || s.panels) b = &s;
+        if (s.register_read) b = &s;
       if (!p.tma || !p.wgmma_transposed || p.written_transposed() || !p.copies_after_dot || p.wgmma_async ||
           p.cluster_axis >= 0 || !p.reg_written.empty() || p.loads.size() != 2 || !b ||
-          (!b->panels && !sixty_four_columns_a_warpgroup(*b)) || threads_ < 256)
+          (b->tma < 0 && !sixty_four_columns_a_warpgroup(*b)) || threads_ < 256)
         continue;
       p.decoupled = true;
       add_empty_barriers(p, static_cast<int>(threads_ / 32));

@@ -62,6 +62,10 @@ struct StagedLoad {
   // panel. A fragment read's 32 lanes (4 rows k x 8 columns n of one
   // panel) are 32 consecutive words.
   bool panels = false;
+  // The transposed dot's B, whose fragments are read into registers (p11's
+  // y): padded rows, panels, or (CodegenOptions::wgmma_b_swizzled) rows of
+  // 128 bytes in the swizzle, a TMA box a 128-byte column, as x's.
+  bool register_read = false;
 };
 struct Pipeline {
   const ir::Instr* loop = nullptr;

@@ -257,6 +257,13 @@ bool Emitter::fits_panels(const StagedLoad& s) const {
   return tma_match(as_panels).has_value();
 }
 
+bool Emitter::fits_swizzled_b(const StagedLoad& s) const {
+  if (!opt_.wgmma_b_swizzled || !opt_.tma || opt_.tf32_cut_staged || type(s.reg).dtype != DType::f32) return false;
+  StagedLoad as_swizzled = s;
+  as_swizzled.core = as_swizzled.swizzle128 = true;
+  return tma_match(as_swizzled).has_value();
+}
+
 bool Emitter::depends_on_program_id(int r, int axis) const {
   std::vector<char> seen(def_of_.size(), 0);
   std::function<bool(int)> depends = [&](int x) {

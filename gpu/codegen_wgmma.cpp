@@ -80,18 +80,40 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
     // words a step along n (8, to a0's a1) and along k (4, to a2) apart.
     const bool panels = staged_b && staged_b->panels;
     const int64_t panel = panels ? 8 * staged_b->outer : 0, n8 = panels ? panel : 8, k1 = panels ? 8 : b_stride;
-    if (panels)
-      line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base + ") + (tid >> 7) * " +
-           std::to_string(8 * panel) + " + (tid >> 5 & 3) * " + std::to_string(2 * panel) + " + ((tid & 31) >> 2) + (tid & 3) * 8;");
-    else
-      line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
-           ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
-    line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
-    for (int64_t kk = 0; kk < K / 8; ++kk) {
-      const int64_t lo = 8 * kk * k1, hi = (8 * kk + 4) * k1;
-      const std::string f = "ts_fa[" + std::to_string(kk) + "]";
-      line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + n8) + "]; " + f +
-           "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + n8) + "];");
+    if (staged_b && staged_b->swizzle128) {
+      // 128-byte swizzled columns (staged_offset): (k, n) at (n / 32) * 32K
+      // + k * 32 + ((n % 32 / 4) ^ (k % 8)) * 4 + n % 4. A lane's four
+      // words sit at offsets of their own (the XOR takes its k), each a
+      // k8 step 256 words on.
+      const std::string col = std::to_string(32 * staged_b->outer);
+      line("const int ts_fn = (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2), ts_fk = tid & 3;");
+      line("const uint32_t* const ts_b = reinterpret_cast<const uint32_t*>(" + b_base + ");");
+      const char* at[4][2] = {{"ts_fn", "ts_fk"}, {"(ts_fn + 8)", "ts_fk"}, {"ts_fn", "(ts_fk + 4)"}, {"(ts_fn + 8)", "(ts_fk + 4)"}};
+      for (int i = 0; i < 4; ++i) {
+        const std::string n = at[i][0], k = at[i][1];
+        line("const uint32_t* const ts_bt" + std::to_string(i) + " = ts_b + (" + n + " >> 5) * " + col + " + " + k +
+             " * 32 + ((((" + n + " & 31) >> 2) ^ " + k + ") << 2) + (" + n + " & 3);");
+      }
+      line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
+      for (int64_t kk = 0; kk < K / 8; ++kk) {
+        const std::string f = "ts_fa[" + std::to_string(kk) + "]", o = std::to_string(256 * kk);
+        line(f + "[0] = ts_bt0[" + o + "]; " + f + "[1] = ts_bt1[" + o + "]; " + f + "[2] = ts_bt2[" + o + "]; " + f +
+             "[3] = ts_bt3[" + o + "];");
+      }
+    } else {
+      if (panels)
+        line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base + ") + (tid >> 7) * " +
+             std::to_string(8 * panel) + " + (tid >> 5 & 3) * " + std::to_string(2 * panel) + " + ((tid & 31) >> 2) + (tid & 3) * 8;");
+      else
+        line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
+             ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
+      line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
+      for (int64_t kk = 0; kk < K / 8; ++kk) {
+        const int64_t lo = 8 * kk * k1, hi = (8 * kk + 4) * k1;
+        const std::string f = "ts_fa[" + std::to_string(kk) + "]";
+        line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + n8) + "]; " + f +
+             "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + n8) + "];");
+      }
     }
     line("ts_wgmma_fence();");
     for (int64_t kk = 0; kk < K / 8; ++kk)

@@ -15,7 +15,8 @@ namespace tl::gpu::detail {
 void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
   auto register_read_tile = [&](const StagedLoad& s) { return s.reg == register_read && !s.written_transposed; };
   for (StagedLoad& s : p.loads) {
-    if (register_read_tile(s)) continue;
+    s.register_read = register_read_tile(s);
+    if (s.register_read) continue;
     s.core = true;
     // Written transposed: y^T's rows of 32 k, 128 bytes (fits_written_transposed).
     const int64_t row_bytes = s.written_transposed ? 128 : s.inner * byte_size(type(s.reg).dtype);
@@ -30,16 +31,18 @@ void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
   // pipeline's other tiles too (plan_pipelines takes TMA for all or none):
   // cp.async's copies of one of its rows would land a panel apart, on the
   // same banks.
-  const bool panels = std::all_of(p.loads.begin(), p.loads.end(), [&](const StagedLoad& s) {
-    return register_read_tile(s) ? fits_panels(s) : tma_match(s).has_value();
+  const bool others_tma = std::all_of(p.loads.begin(), p.loads.end(), [&](const StagedLoad& s) {
+    return register_read_tile(s) || tma_match(s).has_value();
   });
   p.stage_bytes = 0;
   bool any_swizzle = false;
   for (StagedLoad& s : p.loads) {
-    if (register_read_tile(s)) {
+    if (register_read_tile(s) && others_tma && fits_swizzled_b(s)) {
+      s.core = s.swizzle128 = true;
+    } else if (register_read_tile(s)) {
       // Panels for the TMA unit, else padded rows: either way the
       // fragment loads fall on distinct banks.
-      s.panels = panels;
+      s.panels = others_tma && fits_panels(s);
       if (s.panels) p.stage_bytes = (p.stage_bytes + 127) / 128 * 128;  // a box's destination: 128-byte aligned
       s.offset = p.stage_bytes;
       p.stage_bytes += ((s.panels ? s.outer * s.inner : s.outer * s.stride) * byte_size(type(s.reg).dtype) + 15) / 16 * 16;

@@ -149,20 +149,23 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_tr
 // the host emulation).
 template <class Run>
 void check_transposed_forms(Run run) {
-  enum class Form { Waited, InFlight, Decoupled, Panels };
+  enum class Form { Waited, InFlight, Decoupled, Panels, Swizzled };
   for (auto [b0, b1, bk, warps, stages] : p11_transposed_forms)
-    for (Form form : {Form::Waited, Form::InFlight, Form::Decoupled, Form::Panels}) {
-      const bool in_flight = form == Form::InFlight, decoupled = form == Form::Decoupled, panels = form == Form::Panels;
+    for (Form form : {Form::Waited, Form::InFlight, Form::Decoupled, Form::Panels, Form::Swizzled}) {
+      const bool in_flight = form == Form::InFlight, decoupled = form == Form::Decoupled,
+                 swizzled = form == Form::Swizzled, panels = form == Form::Panels || swizzled;
       const bool written = in_flight && bk == 32 && b1 == 16 * warps;
       if (decoupled && !(warps >= 8 && b1 == 16 * warps)) continue;
       for (bool aligned : written ? std::vector<bool>{false, true} : std::vector<bool>{decoupled || panels}) {
         const tl::gpu::BenchCase c = aligned ? p11_sized(b0, b1, bk, 130, 152, 1, 72) : p11_at(b0, b1, bk);
         INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages
-                       << ", in flight " << in_flight << ", decoupled " << decoupled << ", panels " << panels);
+                       << ", in flight " << in_flight << ", decoupled " << decoupled << ", panels " << panels
+                       << ", swizzled " << swizzled);
         tl::gpu::CodegenOptions cg = wgmma_options(warps, stages, in_flight, aligned);
         cg.wgmma_b_in_stage = in_flight;
         cg.wgmma_decoupled = decoupled || panels;
         cg.wgmma_b_panels = panels;
+        cg.wgmma_b_swizzled = swizzled;
         const int64_t m = b0;
         check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
           const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
