@@ -71,8 +71,7 @@ int cmd_bench(const Args& args) {
     opt.codegen.wgmma_b_in_stage = true;
   }
   opt.codegen.wgmma_decoupled = !args.flag("no-decoupled");
-  opt.codegen.wgmma_b_panels = !args.flag("no-b-panels");
-  opt.codegen.wgmma_b_swizzled = args.flag("b-swizzled");
+  opt.codegen.wgmma_b_tma = !args.flag("no-b-tma");
   if (args.flag("groups-waited")) {
     if (!opt.tune_warps.empty() || !opt.tune_wgmma)
       throw UsageError("--groups-waited needs --warps and --wgmma (the autotuner tries both forms itself)");

@@ -24,8 +24,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.tma = args.flag("tma");
   opt.cluster_multicast = args.flag("cluster");
   opt.wgmma_decoupled = !args.flag("no-decoupled");
-  opt.wgmma_b_panels = !args.flag("no-b-panels");
-  opt.wgmma_b_swizzled = args.flag("b-swizzled");
+  opt.wgmma_b_tma = !args.flag("no-b-tma");
   if (opt.cluster_multicast && !opt.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);

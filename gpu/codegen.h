@@ -138,16 +138,14 @@ struct CodegenOptions {
   // and were taken out.
   bool wgmma_decoupled = true;
   // With tma: that dot's B (the tile its fragments are read from, p11's
-  // y) comes by TMA too, in panels of 8 columns (StagedLoad::panels), one
-  // box a panel, instead of cp.async copies into padded rows. A warp's
-  // fragment reads still fall on 32 banks, and the threads no longer
-  // compute the copies' addresses and masks (160 of the 228 instructions
-  // a warp issued an iteration, and 46 % of its stall samples: bench/
-  // RESULTS.md, eighteenth round, call 7).
-  bool wgmma_b_panels = true;
-  // Instead of panels: B in 128-byte swizzled columns (x's layout), a box a
-  // column, its fragment reads 2-way bank conflicted.
-  bool wgmma_b_swizzled = false;
+  // y) comes by TMA too, in x's layout (128-byte swizzled columns, a box a
+  // column), instead of by cp.async into padded rows. The loop then has no
+  // cp.async and no warpgroup barrier on the TMA path, at the price of
+  // 2-way bank conflicts in the fragment reads. On by default: p11 ran
+  // 0.362 ms against 0.413 (bench/RESULTS.md, nineteenth round, call 2).
+  // Panels of 8 columns (conflict-free reads, a box of 32-byte rows a
+  // panel) ran 0.433, no faster than padded rows, and were taken out.
+  bool wgmma_b_tma = true;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both
@@ -228,8 +226,8 @@ struct LoweredKernel {
   int b_in_stage = 0;
   // Loops whose warpgroups are decoupled (CodegenOptions::wgmma_decoupled).
   int decoupled = 0;
-  // Loops whose C^T dot's B comes by TMA in panels (CodegenOptions::wgmma_b_panels).
-  int b_panels = 0;
+  // Loops whose C^T dot's B comes by TMA (CodegenOptions::wgmma_b_tma).
+  int b_tma = 0;
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

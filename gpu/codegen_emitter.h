@@ -385,10 +385,9 @@ class Emitter {
   // Whether staged load s can be written so: f32 rows of 32 k values (one
   // 128-byte swizzled row each way), n a multiple of 32, 64 n a warpgroup.
   bool fits_written_transposed(const StagedLoad& s) const;
-  // A transposed dot's register-read tile the TMA unit can copy in panels
-  // (StagedLoad::panels, CodegenOptions::wgmma_b_panels).
-  bool fits_panels(const StagedLoad& s) const;
-  bool fits_swizzled_b(const StagedLoad& s) const;
+  // A transposed dot's register-read tile the TMA unit can copy in x's
+  // layout (StagedLoad::register_read, CodegenOptions::wgmma_b_tma).
+  bool fits_b_by_tma(const StagedLoad& s) const;
   // How many refills its register sets stay ahead of their stores: two
   // (two sets alternating) where the loop copies three or more iterations
   // ahead, else what the stages allow (0: read and stored at once).

@@ -10,8 +10,6 @@
 namespace tl::gpu::detail {
 
 std::string Emitter::staged_offset(const StagedLoad& s, const std::string& row, const std::string& col) const {
-  if (s.panels)
-    return "((" + col + ") >> 3) * " + std::to_string(s.outer * 8) + " + (" + row + ") * 8 + ((" + col + ") & 7)";
   if (!s.core) return "(" + row + ") * " + std::to_string(s.stride) + " + " + col;
   const int64_t V = 16 / byte_size(type(s.reg).dtype);
   const int64_t atom = 8 * V;  // elements in a 128-byte row

@@ -401,11 +401,11 @@ void Emitter::plan_pipelines() {
     // coordinates are index arithmetic of the loop variable; one mbarrier a
     // stage after the stages. A transposed dot's register-read tile keeps
     // its cp.async copies (its padded rows are what the TMA unit cannot
-    // write) unless it went in panels (place_wgmma_operands).
+    // write) unless it went in x's layout (place_wgmma_operands).
     if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
       std::vector<std::optional<TmaMatch>> ms;
       for (const StagedLoad& s : p.loads) {
-        if (s.reg == register_read && !s.panels && !(s.register_read && s.swizzle128)) {
+        if (s.reg == register_read && !(s.register_read && s.swizzle128)) {
           ms.push_back(std::nullopt);
           continue;
         }

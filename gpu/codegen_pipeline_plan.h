@@ -56,15 +56,9 @@ struct StagedLoad {
   // time. The dot then reads both operands by descriptor, and its groups
   // may stay in flight (CodegenOptions::wgmma_in_flight).
   bool written_transposed = false;
-  // A transposed wgmma's B read into registers (p11's y, CodegenOptions::
-  // wgmma_b_panels) in panels of 8 columns instead of padded rows: element
-  // (row, col) at (col / 8) * outer * 8 + row * 8 + col % 8, one TMA box a
-  // panel. A fragment read's 32 lanes (4 rows k x 8 columns n of one
-  // panel) are 32 consecutive words.
-  bool panels = false;
   // The transposed dot's B, whose fragments are read into registers (p11's
-  // y): padded rows, panels, or (CodegenOptions::wgmma_b_swizzled) rows of
-  // 128 bytes in the swizzle, a TMA box a 128-byte column, as x's.
+  // y): in padded rows by cp.async, or (CodegenOptions::wgmma_b_tma) with
+  // `core` and `swizzle128`, in x's layout, by TMA.
   bool register_read = false;
 };
 struct Pipeline {

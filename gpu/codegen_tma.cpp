@@ -83,12 +83,10 @@ std::optional<TensorMapSpec::Value> Emitter::launch_product(TensorMapSpec::Value
 std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   const ir::Instr& ld = *s.load;
   const ir::Shape& tile = type(s.reg).shape;
-  if (!ld.has_mask || !ld.shape_dims.empty() || s.outer_axis < 0 || (!s.swizzle128 && !s.panels)) return std::nullopt;
+  if (!ld.has_mask || !ld.shape_dims.empty() || s.outer_axis < 0 || !s.swizzle128) return std::nullopt;
   // A box per 128-byte column of the tile (staged_offset's layout): the
-  // swizzle takes rows of at most 128 bytes. Or a box per panel of 8
-  // columns, each 128-byte aligned.
-  if (s.swizzle128 && s.inner * byte_size(type(s.reg).dtype) % 128 != 0) return std::nullopt;
-  if (s.panels && (s.inner % 8 != 0 || s.outer * 8 * byte_size(type(s.reg).dtype) % 128 != 0)) return std::nullopt;
+  // swizzle takes rows of at most 128 bytes.
+  if (s.inner * byte_size(type(s.reg).dtype) % 128 != 0) return std::nullopt;
   if (s.inner > 256 || s.outer > 256) return std::nullopt;  // TMA boxes: at most 256 a side
 
   // Follows broadcasts, reshapes that add or drop unit axes, and copies;
@@ -243,22 +241,14 @@ std::optional<Emitter::TmaMatch> Emitter::tma_match(const StagedLoad& s) const {
   }
   if (m.inner_x < 0 || m.outer_x < 0) return std::nullopt;
   m.spec.dtype = type(s.reg).dtype;
-  m.spec.box_cols = s.panels ? 8 : 128 / static_cast<int64_t>(byte_size(type(s.reg).dtype));
+  m.spec.box_cols = 128 / static_cast<int64_t>(byte_size(type(s.reg).dtype));
   m.spec.box_rows = s.outer;
-  m.spec.swizzle128 = s.swizzle128;
+  m.spec.swizzle128 = true;
   return m;
 }
 
-bool Emitter::fits_panels(const StagedLoad& s) const {
-  if (!opt_.wgmma_b_panels || !opt_.tma || opt_.tf32_cut_staged || type(s.reg).dtype != DType::f32) return false;
-  StagedLoad as_panels = s;
-  as_panels.core = as_panels.swizzle128 = false;
-  as_panels.panels = true;
-  return tma_match(as_panels).has_value();
-}
-
-bool Emitter::fits_swizzled_b(const StagedLoad& s) const {
-  if (!opt_.wgmma_b_swizzled || !opt_.tma || opt_.tf32_cut_staged || type(s.reg).dtype != DType::f32) return false;
+bool Emitter::fits_b_by_tma(const StagedLoad& s) const {
+  if (!opt_.wgmma_b_tma || !opt_.tma || opt_.tf32_cut_staged || type(s.reg).dtype != DType::f32) return false;
   StagedLoad as_swizzled = s;
   as_swizzled.core = as_swizzled.swizzle128 = true;
   return tma_match(as_swizzled).has_value();
@@ -339,18 +329,17 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
     if (s.tma < 0) continue;
     if (opt_.comments)
       line("// TMA %" + std::to_string(s.reg) + ": " + type(s.reg).str() +
-           (s.multicast ? ", two half boxes" : s.panels ? ", a box per panel of 8 columns" : s.inner * byte_size(type(s.reg).dtype) == 128 ? ", one box" : ", a box per 128-byte column"));
+           (s.multicast ? ", two half boxes" : s.inner * byte_size(type(s.reg).dtype) == 128 ? ", one box" : ", a box per 128-byte column"));
     const std::string map = "&ts_tmap" + std::to_string(s.tma), inner = *remat(s.tma_inner_x, {"0"}, 0),
                       outer = *remat(s.tma_outer_x, {"0"}, 0),
                       batch = s.tma_batch_x >= 0 ? ", " + *remat(s.tma_batch_x, {"0"}, 0) : "";
     const std::string fn = s.tma_batch_x >= 0 ? "ts_tma_load_3d" : "ts_tma_load_2d";
     // The box whose first row is `rows_in` rows into the tile ("": its
-    // first), in 128-byte column (or panel) `column`, each its own box.
-    const int64_t atom = s.panels ? 8 : 128 / static_cast<int64_t>(byte_size(type(s.reg).dtype)),
-                  row_bytes = atom * static_cast<int64_t>(byte_size(type(s.reg).dtype));
+    // first), in 128-byte column `column` (each column its own box).
+    const int64_t atom = 128 / static_cast<int64_t>(byte_size(type(s.reg).dtype));
     auto box = [&](const std::string& rows_in, const std::string& suffix, const std::string& mask, int64_t column = 0) {
-      const std::string at = std::to_string(s.offset + column * s.outer * row_bytes) +
-                             (rows_in.empty() ? "" : " + (" + rows_in + ") * " + std::to_string(row_bytes));
+      const std::string at = std::to_string(s.offset + column * s.outer * 128) +
+                             (rows_in.empty() ? "" : " + (" + rows_in + ") * 128");
       const std::string row = rows_in.empty() ? outer : "(" + outer + ") + (int)(" + rows_in + ")";
       const std::string col = column == 0 ? inner : "(" + inner + ") + " + std::to_string(column * atom);
       line(fn + suffix + "(ts_stage + " + at + ", " + map + ", " + col + ", " + row + batch + ", ts_bar" + mask + ");");

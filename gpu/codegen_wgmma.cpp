@@ -45,8 +45,8 @@ void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
 
 // C^T = B^T A^T (Pipeline::wgmma_transposed): warpgroup g's rows
 // 64g..64g+63 of C^T (columns n of C) as wgmma's A from registers, read from
-// B's [K][N + 8] rows or 8-column panels (StagedLoad::panels): lane 4g' + q
-// takes (k + q, n + g'), the 32 lanes on distinct banks; a0..a3 are (g', q), (g' + 8, q), (g', q + 4), (g' + 8,
+// B's [K][N + 8] rows: lane 4g' + q takes (k + q, n + g'), the 32 lanes on
+// distinct banks (or from x's layout, CodegenOptions::wgmma_b_tma); a0..a3 are (g', q), (g' + 8, q), (g', q + 4), (g' + 8,
 // q + 4) as in mma.sync's A. A's staged tile is wgmma's K-major B of M rows,
 // by descriptor as in wgmma_tf32.
 void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std::string& a_base,
@@ -75,16 +75,13 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
     wgmma_rs_widths_.insert(M);
     bool b_t = false;
     const StagedLoad* staged_b = staged_operand_in(p, in.args[1], &b_t);
-    // Element (k, n) of B at k * b_stride + n in padded rows, or at
-    // (n / 8) * 8K + k * 8 + n % 8 in panels (StagedLoad::panels): the
-    // words a step along n (8, to a0's a1) and along k (4, to a2) apart.
-    const bool panels = staged_b && staged_b->panels;
-    const int64_t panel = panels ? 8 * staged_b->outer : 0, n8 = panels ? panel : 8, k1 = panels ? 8 : b_stride;
+    line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
     if (staged_b && staged_b->swizzle128) {
-      // 128-byte swizzled columns (staged_offset): (k, n) at (n / 32) * 32K
-      // + k * 32 + ((n % 32 / 4) ^ (k % 8)) * 4 + n % 4. A lane's four
-      // words sit at offsets of their own (the XOR takes its k), each a
-      // k8 step 256 words on.
+      // By TMA in 128-byte swizzled columns (staged_offset): (k, n) at
+      // (n / 32) * 32K + k * 32 + ((n % 32 / 4) ^ (k % 8)) * 4 + n % 4. A
+      // lane's four words sit at offsets of their own (the XOR takes its
+      // k), each a k8 step 256 words on; the 32 lanes of a read fall on 16
+      // banks (2-way conflicts).
       const std::string col = std::to_string(32 * staged_b->outer);
       line("const int ts_fn = (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2), ts_fk = tid & 3;");
       line("const uint32_t* const ts_b = reinterpret_cast<const uint32_t*>(" + b_base + ");");
@@ -94,25 +91,19 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
         line("const uint32_t* const ts_bt" + std::to_string(i) + " = ts_b + (" + n + " >> 5) * " + col + " + " + k +
              " * 32 + ((((" + n + " & 31) >> 2) ^ " + k + ") << 2) + (" + n + " & 3);");
       }
-      line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
       for (int64_t kk = 0; kk < K / 8; ++kk) {
         const std::string f = "ts_fa[" + std::to_string(kk) + "]", o = std::to_string(256 * kk);
         line(f + "[0] = ts_bt0[" + o + "]; " + f + "[1] = ts_bt1[" + o + "]; " + f + "[2] = ts_bt2[" + o + "]; " + f +
              "[3] = ts_bt3[" + o + "];");
       }
     } else {
-      if (panels)
-        line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base + ") + (tid >> 7) * " +
-             std::to_string(8 * panel) + " + (tid >> 5 & 3) * " + std::to_string(2 * panel) + " + ((tid & 31) >> 2) + (tid & 3) * 8;");
-      else
-        line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
-             ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
-      line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
+      line("const uint32_t* ts_bt = reinterpret_cast<const uint32_t*>(" + b_base +
+           ") + (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2) + (tid & 3) * " + std::to_string(b_stride) + ";");
       for (int64_t kk = 0; kk < K / 8; ++kk) {
-        const int64_t lo = 8 * kk * k1, hi = (8 * kk + 4) * k1;
+        const int64_t lo = 8 * kk * b_stride, hi = (8 * kk + 4) * b_stride;
         const std::string f = "ts_fa[" + std::to_string(kk) + "]";
-        line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + n8) + "]; " + f +
-             "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + n8) + "];");
+        line(f + "[0] = ts_bt[" + std::to_string(lo) + "]; " + f + "[1] = ts_bt[" + std::to_string(lo + 8) + "]; " + f +
+             "[2] = ts_bt[" + std::to_string(hi) + "]; " + f + "[3] = ts_bt[" + std::to_string(hi + 8) + "];");
       }
     }
     line("ts_wgmma_fence();");

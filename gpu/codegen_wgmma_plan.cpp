@@ -11,7 +11,7 @@ namespace tl::gpu::detail {
 
 // Where a wgmma pipeline's operands sit in a stage: staged tiles as core
 // matrices or 128-byte swizzled rows (a transposed dot's register-read tile
-// in panels or padded rows), then the operands written from registers.
+// in x's layout or padded rows), then the operands written from registers.
 void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
   auto register_read_tile = [&](const StagedLoad& s) { return s.reg == register_read && !s.written_transposed; };
   for (StagedLoad& s : p.loads) {
@@ -27,25 +27,21 @@ void Emitter::place_wgmma_operands(Pipeline& p, int register_read) {
     // continues in the next one: tf32_k_offset).
     s.swizzle128 = row_bytes == 128 || (row_bytes % 128 == 0 && (half ? !s.k_inner : s.k_inner));
   }
-  // The register-read tile in panels only where the TMA unit copies the
-  // pipeline's other tiles too (plan_pipelines takes TMA for all or none):
-  // cp.async's copies of one of its rows would land a panel apart, on the
-  // same banks.
+  // The register-read tile in x's layout only where the TMA unit copies
+  // the pipeline's other tiles too (plan_pipelines takes TMA for all or
+  // none): copied by cp.async, its padded rows keep the fragment reads
+  // free of bank conflicts.
   const bool others_tma = std::all_of(p.loads.begin(), p.loads.end(), [&](const StagedLoad& s) {
     return register_read_tile(s) || tma_match(s).has_value();
   });
   p.stage_bytes = 0;
   bool any_swizzle = false;
   for (StagedLoad& s : p.loads) {
-    if (register_read_tile(s) && others_tma && fits_swizzled_b(s)) {
+    if (register_read_tile(s) && others_tma && fits_b_by_tma(s)) {
       s.core = s.swizzle128 = true;
     } else if (register_read_tile(s)) {
-      // Panels for the TMA unit, else padded rows: either way the
-      // fragment loads fall on distinct banks.
-      s.panels = others_tma && fits_panels(s);
-      if (s.panels) p.stage_bytes = (p.stage_bytes + 127) / 128 * 128;  // a box's destination: 128-byte aligned
       s.offset = p.stage_bytes;
-      p.stage_bytes += ((s.panels ? s.outer * s.inner : s.outer * s.stride) * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
+      p.stage_bytes += (s.outer * s.stride * byte_size(type(s.reg).dtype) + 15) / 16 * 16;
       continue;
     }
     any_swizzle |= s.swizzle128;

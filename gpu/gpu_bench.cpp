@@ -196,7 +196,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   r.config.copies_behind_dots = lowered.copies_behind_dots > 0;
   r.config.b_in_stage = lowered.b_in_stage > 0;
   r.config.decoupled = lowered.decoupled > 0 && r.config.tma;
-  r.config.b_panels = lowered.b_panels > 0 && r.config.tma;
+  r.config.b_tma = lowered.b_tma > 0 && r.config.tma;
   launch(d, k, grid, kargs[0]);
   r.config.clusters = kargs[0].clusters();
   synchronize(d, lowered.name);
@@ -439,7 +439,7 @@ std::string BenchConfig::str() const {
   if (copies_behind_dots) s += ", copies behind the dots";
   if (b_in_stage) s += ", B^T written into the stage";
   if (decoupled) s += ", warpgroups decoupled";
-  if (b_panels) s += ", B in panels by TMA";
+  if (b_tma) s += ", B by TMA";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
 }
@@ -551,7 +551,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"dot_pairs", b.dot_pairs}, {"copies_behind_dots", b.copies_behind_dots}, {"b_in_stage", b.b_in_stage}, {"decoupled", b.decoupled}, {"b_panels", b.b_panels},
+                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"dot_pairs", b.dot_pairs}, {"copies_behind_dots", b.copies_behind_dots}, {"b_in_stage", b.b_in_stage}, {"decoupled", b.decoupled}, {"b_tma", b.b_tma},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

@@ -107,8 +107,8 @@ inline tl::gpu::BenchCase p11_sized(int64_t b0, int64_t b1, int64_t bk, int64_t 
 
 // p11's TMA forms at BK = 64 (x's rows of 256 bytes: a box per 128-byte
 // column), as p11_cluster_forms without clusters (one box a column, never
-// halves): MID = 72 by the TMA unit, 70 by the cp.async form (y, in
-// panels, needs N1 % 4 == 0 too); batched too.
+// halves): MID = 72 by the TMA unit, 70 by the cp.async form (y, by TMA
+// too, needs N1 % 4 == 0 as well); batched too.
 inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t, int64_t, int64_t, int64_t>>
     p11_wide_k_tma_forms = {{256, 128, 64, 8, 2, 300, 200, 2, 72},
                             {128, 64, 64, 4, 3, 130, 148, 1, 72},
@@ -117,8 +117,8 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t
 // p11's forms with TMA and clusters (CodegenOptions::cluster_multicast):
 // blocks B0, B1, BK, warps, stages, sizes N0, N1, N2, MID. Tails on every
 // axis; MID = 72 has rows the TMA unit can stride, MID = 70 does not (the
-// kernel's cp.async copies), nor does N1 = 150 for y's panels
-// (CodegenOptions::wgmma_b_panels): the whole launch falls back; N1 = 148
+// kernel's cp.async copies), nor does N1 = 150 for y's
+// (CodegenOptions::wgmma_b_tma): the whole launch falls back; N1 = 148
 // at B1 = 64 gives an odd grid axis (no clusters: one thread issues both
 // halves of the x tile).
 inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int, int64_t, int64_t, int64_t, int64_t>>
@@ -143,29 +143,26 @@ inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int, int>> p11_tr
 // reads and the TMA unit take (MID 72, N1 152); and waited for with the
 // warpgroups decoupled (CodegenOptions::wgmma_decoupled: by TMA, at those
 // sizes, where two or more warpgroups read 64 columns of B each), y by
-// cp.async; and with y by TMA in panels (CodegenOptions::wgmma_b_panels,
-// at those sizes, decoupled from 8 warps on):
+// cp.async; and with y by TMA too (CodegenOptions::wgmma_b_tma, at those
+// sizes, decoupled from 8 warps on):
 // `run(ir, grid, args, lowered, b0)` runs the form's kernel (on the GPU or
 // the host emulation).
 template <class Run>
 void check_transposed_forms(Run run) {
-  enum class Form { Waited, InFlight, Decoupled, Panels, Swizzled };
+  enum class Form { Waited, InFlight, Decoupled, BByTma };
   for (auto [b0, b1, bk, warps, stages] : p11_transposed_forms)
-    for (Form form : {Form::Waited, Form::InFlight, Form::Decoupled, Form::Panels, Form::Swizzled}) {
-      const bool in_flight = form == Form::InFlight, decoupled = form == Form::Decoupled,
-                 swizzled = form == Form::Swizzled, panels = form == Form::Panels || swizzled;
+    for (Form form : {Form::Waited, Form::InFlight, Form::Decoupled, Form::BByTma}) {
+      const bool in_flight = form == Form::InFlight, decoupled = form == Form::Decoupled, b_tma = form == Form::BByTma;
       const bool written = in_flight && bk == 32 && b1 == 16 * warps;
       if (decoupled && !(warps >= 8 && b1 == 16 * warps)) continue;
-      for (bool aligned : written ? std::vector<bool>{false, true} : std::vector<bool>{decoupled || panels}) {
+      for (bool aligned : written ? std::vector<bool>{false, true} : std::vector<bool>{decoupled || b_tma}) {
         const tl::gpu::BenchCase c = aligned ? p11_sized(b0, b1, bk, 130, 152, 1, 72) : p11_at(b0, b1, bk);
         INFO("p11 at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", " << warps << " warps, stages " << stages
-                       << ", in flight " << in_flight << ", decoupled " << decoupled << ", panels " << panels
-                       << ", swizzled " << swizzled);
+                       << ", in flight " << in_flight << ", decoupled " << decoupled << ", B by TMA " << b_tma);
         tl::gpu::CodegenOptions cg = wgmma_options(warps, stages, in_flight, aligned);
         cg.wgmma_b_in_stage = in_flight;
-        cg.wgmma_decoupled = decoupled || panels;
-        cg.wgmma_b_panels = panels;
-        cg.wgmma_b_swizzled = swizzled;
+        cg.wgmma_decoupled = decoupled || b_tma;
+        cg.wgmma_b_tma = b_tma;
         const int64_t m = b0;
         check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
           const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, cg);
@@ -173,13 +170,13 @@ void check_transposed_forms(Run run) {
           REQUIRE(k.source.find((written ? "ts_wgmma_tf32_n" : "ts_wgmma_tf32_rs_n") + n + "(r") != std::string::npos);
           REQUIRE((k.source.find("ts_rotate4(ts_w, ts_tw") != std::string::npos) == written);
           // Decoupled wherever x came by TMA (BK 16's rows are not the
-          // swizzled ones the TMA unit writes); the panels wherever x did
-          // too, decoupled with two warpgroups or more, and without a
+          // swizzled ones the TMA unit writes); y by TMA wherever x came
+          // so too, decoupled with two warpgroups or more, and without a
           // warpgroup barrier (nothing of theirs to wait for).
           const bool tma = !k.tensor_maps.empty();
           REQUIRE((k.source.find("ts_warpgroup_sync();") != std::string::npos) == (decoupled && tma));
-          REQUIRE(k.decoupled == ((decoupled || (panels && warps >= 8)) && tma ? 1 : 0));
-          REQUIRE(k.b_panels == (panels && tma ? 1 : 0));
+          REQUIRE(k.decoupled == ((decoupled || (b_tma && warps >= 8)) && tma ? 1 : 0));
+          REQUIRE(k.b_tma == (b_tma && tma ? 1 : 0));
           run(ir, grid, args, k, m);
         });
       }

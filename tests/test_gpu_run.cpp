@@ -393,7 +393,7 @@ TEST_CASE("GPU: p11 at BK 64, a TMA box per 128-byte column, computes what the i
     cg.wgmma = cg.tma = true;
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
       const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, cg);
-      REQUIRE(lowered.tensor_maps.size() == 2);  // x, and y in panels
+      REQUIRE(lowered.tensor_maps.size() == 2);  // x, and y
       bool tma_used = false;
       tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used);
       CHECK(tma_used == (mid % 4 == 0 && n1 % 4 == 0));

@@ -167,19 +167,19 @@ TEST_CASE("TMA: the loop's cp.async fallback is rolled only where the TMA path c
   };
   auto count_of = [](const std::vector<std::string>& v, const std::string& x) { return std::count(v.begin(), v.end(), x); };
   // p11, each group waited for: x by TMA, y by cp.async on both paths
-  // (CodegenOptions::wgmma_b_panels off; four rounds of 256 vectors,
+  // (CodegenOptions::wgmma_b_tma off; four rounds of 256 vectors,
   // unrolled on the TMA path); the fallback's x (two rounds) and y in
   // rolled loops.
   const auto p11_ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72));
   tl::gpu::CodegenOptions waited = tma_options(8, 3);
   waited.wgmma_in_flight = false;
-  waited.wgmma_decoupled = waited.wgmma_b_panels = false;
+  waited.wgmma_decoupled = waited.wgmma_b_tma = false;
   const std::vector<std::string> p11_pragmas = copy_loop_pragmas(tl::gpu::lower(*p11_ir, waited).source);
   CHECK(count_of(p11_pragmas, "#pragma unroll 1") == 2);
   CHECK(count_of(p11_pragmas, "#pragma unroll") == 1);
-  // y in panels by TMA too: the TMA path copies nothing by cp.async, and
-  // the fallback's x and y are unrolled.
-  waited.wgmma_b_panels = true;
+  // y by TMA too: the TMA path copies nothing by cp.async, and the
+  // fallback's x and y are unrolled.
+  waited.wgmma_b_tma = true;
   const std::vector<std::string> panel_pragmas = copy_loop_pragmas(tl::gpu::lower(*p11_ir, waited).source);
   CHECK(count_of(panel_pragmas, "#pragma unroll 1") == 0);
   CHECK(count_of(panel_pragmas, "#pragma unroll") == 2);
@@ -286,10 +286,10 @@ TEST_CASE("TMA: p11's batched x tile is a 3-D tensor, shared by clusters along p
   // (x, y, z, N0, N1, N2, MID | B0, B1, B2, B_MID): x[N2][N0][MID] read at
   // (b * N0 + j) * MID + l, masked by b < N2, j < N0, l < MID.
   const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cluster_options(8, 3));
-  REQUIRE(k.tensor_maps.size() == 2);  // y, read into registers, in panels (never shared: its rows follow program_id(1))
+  REQUIRE(k.tensor_maps.size() == 2);  // and y, read into registers (never shared: its columns follow program_id(1))
   const tl::gpu::TensorMapSpec& x = k.tensor_maps[0];
   CHECK(k.tensor_maps[1].box_rows == 32);
-  CHECK(k.tensor_maps[1].box_cols == 8);
+  CHECK(k.tensor_maps[1].box_cols == 32);
   CHECK(x.base_param == 0);
   CHECK(x.cols.param == 6);
   CHECK(x.rows.param == 3);
@@ -331,7 +331,7 @@ TEST_CASE("TMA: p11's decoupled warpgroups wait for their own part of y and refi
   const auto ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72));
   tl::gpu::CodegenOptions cg = tma_options(8, 4, /*in_flight=*/false);
   cg.wgmma_decoupled = true;
-  cg.wgmma_b_panels = false;  // y by cp.async (the panels: the test after this one)
+  cg.wgmma_b_tma = false;  // y by cp.async (by TMA: the test after this one)
   const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, cg);
   REQUIRE(k.decoupled == 1);
   const std::string body = codegen_text::body_of(k.source);
@@ -376,27 +376,28 @@ TEST_CASE("TMA: p11's decoupled warpgroups wait for their own part of y and refi
   }
 }
 
-TEST_CASE("TMA: p11's y comes in panels of 8 columns, a box each, and its warpgroups meet at no barrier in the loop", "[gpu][codegen][nvrtc]") {
+TEST_CASE("TMA: p11's y comes by TMA in x's layout, and its warpgroups meet at no barrier in the loop", "[gpu][codegen][nvrtc]") {
   const auto ir = dot_cases::case_ir(dot_cases::p11_sized(256, 128, 32, 300, 200, 2, 72));
   const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(8, 4, /*in_flight=*/false));  // the defaults
-  REQUIRE(k.b_panels == 1);
+  REQUIRE(k.b_tma == 1);
   REQUIRE(k.decoupled == 1);
-  // y[N2][MID][N1]: rows of N1 (param 4), MID of them, a box of 8 x 32.
+  // y[N2][MID][N1]: rows of N1 (param 4), MID of them, boxes of 32 x 32
+  // in the 128-byte swizzle.
   REQUIRE(k.tensor_maps.size() == 2);
   const tl::gpu::TensorMapSpec& y = k.tensor_maps[1];
   CHECK(y.base_param == 1);
   CHECK(y.cols.param == 4);
   CHECK(y.rows.param == 6);
   CHECK(y.batched);
-  CHECK(y.box_cols == 8);
+  CHECK(y.box_cols == 32);
   CHECK(y.box_rows == 32);
-  CHECK_FALSE(y.swizzle128);
+  CHECK(y.swizzle128);
   const std::string body = codegen_text::body_of(k.source);
-  // 16 panels of 32 rows x 32 bytes, one box each, 1024 bytes apart after
-  // x's 32768; the second 8 columns on.
-  CHECK(has(body, "ts_tma_load_3d(ts_stage + 32768, &ts_tmap1, "));
-  CHECK(has(body, "ts_tma_load_3d(ts_stage + 48128, &ts_tmap1, "));
-  CHECK(has(body, ")))) + 8, "));
+  // Four columns of 32 rows x 128 bytes, a box each, 4096 bytes apart
+  // after x's 32768; the second 32 columns on.
+  CHECK(count(body, "ts_tma_load_3d(ts_stage + 32768, &ts_tmap1, ") == 4);  // the prologue's three stages and the refill
+  CHECK(count(body, "ts_tma_load_3d(ts_stage + 45056, &ts_tmap1, ") == 4);
+  CHECK(has(body, ")))) + 32, "));
   const size_t loop = body.find("for (int64_t it32");
   REQUIRE(loop != std::string::npos);
   const size_t tma_path = body.find("if (ts_tma_ok) {", loop), fallback = body.find("} else {", tma_path);
@@ -408,19 +409,20 @@ TEST_CASE("TMA: p11's y comes in panels of 8 columns, a box each, and its warpgr
   CHECK_FALSE(has(tma_part, "__syncthreads();"));
   CHECK_FALSE(has(tma_part, "ts_cp_async_wait"));
   CHECK_FALSE(has(body, "ts_warpgroup_sync();"));
-  // The fragments: warpgroup g's 8 panels on, warp w's 2 more; lane
-  // 4g' + q at row k = q of panel column g' (32 consecutive words); n + 8
-  // one panel (256 words) on, k + 4 32 words on.
-  CHECK(has(body, "(tid >> 7) * 2048 + (tid >> 5 & 3) * 512 + ((tid & 31) >> 2) + (tid & 3) * 8;"));
-  CHECK(has(body, "ts_fa[0][0] = ts_bt[0]; ts_fa[0][1] = ts_bt[256]; ts_fa[0][2] = ts_bt[32]; ts_fa[0][3] = ts_bt[288];"));
-  // The cp.async fallback writes the same panels.
-  CHECK(has(body, "((ts_i) >> 3) * 256 + (ts_o) * 8 + ((ts_i) & 7);"));
+  // The fragments: lane 4g' + q of warp w in warpgroup g at n = 64g + 16w
+  // + g', k = q; its words for n + 8 and k + 4 at addresses of their own
+  // (the swizzle's XOR takes k), a k8 step 256 words on.
+  CHECK(has(body, "const int ts_fn = (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2), ts_fk = tid & 3;"));
+  CHECK(has(body, "ts_bt3 = ts_b + ((ts_fn + 8) >> 5) * 1024 + (ts_fk + 4) * 32 + (((((ts_fn + 8) & 31) >> 2) ^ (ts_fk + 4)) << 2) + ((ts_fn + 8) & 3);"));
+  CHECK(has(body, "ts_fa[1][0] = ts_bt0[256]; ts_fa[1][1] = ts_bt1[256]; ts_fa[1][2] = ts_bt2[256]; ts_fa[1][3] = ts_bt3[256];"));
+  // The cp.async fallback writes the same swizzled columns.
+  CHECK(has(body, "float* ts_dst = reinterpret_cast<float*>(ts_stage + 32768) + (ts_i) / 32 * 1024 + "));
   CHECK_NOTHROW(test_cache::nvrtc_compile(k));
   // Off, y keeps its cp.async copies into padded rows.
   tl::gpu::CodegenOptions off = tma_options(8, 4, false);
-  off.wgmma_b_panels = false;
+  off.wgmma_b_tma = false;
   const tl::gpu::LoweredKernel padded = tl::gpu::lower(*ir, off);
-  CHECK(padded.b_panels == 0);
+  CHECK(padded.b_tma == 0);
   CHECK(padded.tensor_maps.size() == 1);
 }
 
@@ -465,7 +467,7 @@ TEST_CASE("TMA: p11's x at BK 64 comes in a box per 128-byte column", "[gpu][cod
     auto ir32 = tl::build_ir(*narrow.puzzle->solution, puzzles::launch_args(narrow.set, b));
     const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, tma_options(warps, stages)),
                                  k32 = tl::gpu::lower(*ir32, tma_options(warps, stages));
-    REQUIRE(k.tensor_maps.size() == 2);  // x, and y in panels
+    REQUIRE(k.tensor_maps.size() == 2);  // x, and y
     CHECK(k.tensor_maps[0].box_cols == 32);
     CHECK(k.tensor_maps[0].box_rows == b0);
     const std::string box = ", &ts_tmap0, ";  // x's boxes
