@@ -135,7 +135,8 @@ struct CodegenOptions {
   // in every pairing of two calls (bench/RESULTS.md, eighteenth round).
   // Turns at the tensor cores (each warpgroup issuing its group only once
   // the other had waited for its own) ran 16 % slower than the plain form
-  // and were taken out.
+  // and were taken out. With wgmma_b_tma, B comes by TMA with A, and only
+  // the empty barriers remain.
   bool wgmma_decoupled = true;
   // With tma: that dot's B (the tile its fragments are read from, p11's
   // y) comes by TMA too, in x's layout (128-byte swizzled columns, a box a

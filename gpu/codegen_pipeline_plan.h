@@ -142,9 +142,10 @@ struct Pipeline {
   int cluster_axis = -1;
   // CodegenOptions::wgmma_decoupled, on the TMA path: the cp.async tile
   // (B of the C^T dot) is copied by each warpgroup for its own fragment
-  // rows and published by a named barrier of its warpgroup; the stage a
-  // refill fills is free once each warp, after its wait for the group,
-  // arrived on its empty barrier (empty_arrivals: the warps).
+  // rows and published by a named barrier of its warpgroup (unless B comes
+  // by TMA too: CodegenOptions::wgmma_b_tma); the stage a refill fills is
+  // free once each warp, after its wait for the group, arrived on its
+  // empty barrier (empty_arrivals: the warps).
   bool decoupled = false;
   // "Empty" mbarriers, one a stage at empty_offset + 8 * stage, for the
   // clusters and the decoupled warpgroups: a stage's refill waits for its
