@@ -15,8 +15,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
 log "E4 TMA profile call on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 build_or_exit tilescope
+# VARIANT=5 AB=0 (nineteenth round, call 4): the tuned form since (BN 128 x 2)
+# profiled alone.
 ncu_source_profile e4_tma e4_weight_grad_rows \
   "SpeedOfLight WarpStateStats InstructionStats Occupancy SchedulerStats ComputeWorkloadAnalysis SourceCounters" \
-  bench --gpu --case e4_rows_k100864 --warps 8 --wgmma --tma --variant 6 --runs 100 --warmup 1
-ab_rounds "e4_rows_k100864 --warps 8 --wgmma --tma" "--variant 6" "--variant 7"
+  bench --gpu --case e4_rows_k100864 --warps 8 --wgmma --tma --variant "${VARIANT:-6}" --runs 100 --warmup 1
+[ "${AB:-1}" = 1 ] && ab_rounds "e4_rows_k100864 --warps 8 --wgmma --tma" "--variant 6" "--variant 7"
 log "done"
