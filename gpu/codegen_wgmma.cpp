@@ -45,10 +45,11 @@ void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
 
 // C^T = B^T A^T (Pipeline::wgmma_transposed): warpgroup g's rows
 // 64g..64g+63 of C^T (columns n of C) as wgmma's A from registers, read from
-// B's [K][N + 8] rows: lane 4g' + q takes (k + q, n + g'), the 32 lanes on
-// distinct banks (or from x's layout, CodegenOptions::wgmma_b_tma); a0..a3 are (g', q), (g' + 8, q), (g', q + 4), (g' + 8,
-// q + 4) as in mma.sync's A. A's staged tile is wgmma's K-major B of M rows,
-// by descriptor as in wgmma_tf32.
+// B's [K][N + 8] rows (or from x's layout: CodegenOptions::wgmma_b_tma):
+// lane 4g' + q takes (k + q, n + g'), the 32 lanes on distinct banks; a0..a3
+// are (g', q), (g' + 8, q), (g', q + 4), (g' + 8, q + 4) as in mma.sync's A.
+// A's staged tile is wgmma's K-major B of M rows, by descriptor as in
+// wgmma_tf32.
 void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std::string& a_base,
                                     const std::string& b_base, int64_t b_stride) {
   const int a = in.args[0], dst = in.dst;
