@@ -246,7 +246,7 @@ LoweredKernel Emitter::run() {
     if (p.written_transposed()) ++out.b_in_stage;
     if (p.decoupled) ++out.decoupled;
     for (const StagedLoad& s : p.loads)
-      if (s.register_read && s.swizzle128) ++out.b_tma;
+      if (s.register_read_by_tma()) ++out.b_tma;
     if (p.cluster_axis >= 0) out.cluster_axis = p.cluster_axis;  // some load is shared (multicast_axis)
   }
   if (smem_bytes_ > kMaxSharedBytes)

@@ -405,7 +405,7 @@ void Emitter::plan_pipelines() {
     if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
       std::vector<std::optional<TmaMatch>> ms;
       for (const StagedLoad& s : p.loads) {
-        if (s.reg == register_read && !(s.register_read && s.swizzle128)) {
+        if (s.reg == register_read && !s.register_read_by_tma()) {
           ms.push_back(std::nullopt);
           continue;
         }

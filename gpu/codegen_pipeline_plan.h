@@ -60,6 +60,7 @@ struct StagedLoad {
   // y): in padded rows by cp.async, or (CodegenOptions::wgmma_b_tma) with
   // `core` and `swizzle128`, in x's layout, by TMA.
   bool register_read = false;
+  bool register_read_by_tma() const { return register_read && swizzle128; }
 };
 struct Pipeline {
   const ir::Instr* loop = nullptr;

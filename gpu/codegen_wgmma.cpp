@@ -77,20 +77,18 @@ void Emitter::wgmma_tf32_transposed(const ir::Instr& in, Pipeline& p, const std:
     bool b_t = false;
     const StagedLoad* staged_b = staged_operand_in(p, in.args[1], &b_t);
     line("uint32_t ts_fa[" + std::to_string(K / 8) + "][4];");
-    if (staged_b && staged_b->swizzle128) {
-      // By TMA in 128-byte swizzled columns (staged_offset): (k, n) at
-      // (n / 32) * 32K + k * 32 + ((n % 32 / 4) ^ (k % 8)) * 4 + n % 4. A
-      // lane's four words sit at offsets of their own (the XOR takes its
-      // k), each a k8 step 256 words on; the 32 lanes of a read fall on 16
-      // banks (2-way conflicts).
-      const std::string col = std::to_string(32 * staged_b->outer);
+    if (staged_b && staged_b->register_read_by_tma()) {
+      // In x's 128-byte swizzled columns (staged_offset: row k, column n's
+      // 16-byte chunk, then n % 4 within it). A lane's four words sit at
+      // offsets of their own (the XOR takes its k), each a k8 step 256
+      // words on; the 32 lanes of a read fall on 16 banks (2-way conflicts).
       line("const int ts_fn = (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2), ts_fk = tid & 3;");
       line("const uint32_t* const ts_b = reinterpret_cast<const uint32_t*>(" + b_base + ");");
       const char* at[4][2] = {{"ts_fn", "ts_fk"}, {"(ts_fn + 8)", "ts_fk"}, {"ts_fn", "(ts_fk + 4)"}, {"(ts_fn + 8)", "(ts_fk + 4)"}};
       for (int i = 0; i < 4; ++i) {
         const std::string n = at[i][0], k = at[i][1];
-        line("const uint32_t* const ts_bt" + std::to_string(i) + " = ts_b + (" + n + " >> 5) * " + col + " + " + k +
-             " * 32 + ((((" + n + " & 31) >> 2) ^ " + k + ") << 2) + (" + n + " & 3);");
+        line("const uint32_t* const ts_bt" + std::to_string(i) + " = ts_b + " + staged_offset(*staged_b, k, n) + " + (" + n +
+             " & 3);");
       }
       for (int64_t kk = 0; kk < K / 8; ++kk) {
         const std::string f = "ts_fa[" + std::to_string(kk) + "]", o = std::to_string(256 * kk);

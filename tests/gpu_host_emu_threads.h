@@ -91,8 +91,8 @@ struct EmuFiber {
 };
 // One block's fibers and its barrier, or a cluster's (CodegenOptions::
 // cluster_multicast: two blocks, fiber f is thread f % threads of block
-// f / threads): `arrived` of a block's `alive` fibers wait at its current
-// __syncthreads (parked). Fibers run in a fixed cycle and hand over to the
+// f / threads): `arrived[0]` of a block's `alive` fibers wait at its
+// current __syncthreads (parked), `arrived[id]` at named barrier id. Fibers run in a fixed cycle and hand over to the
 // next one not parked: with barriers alone that one has not yet reached
 // the barrier the handing one waits at (it waits at the previous one,
 // released, or has not started); a fiber spinning on an mbarrier (TMA) or
@@ -101,7 +101,7 @@ struct EmuFiber {
 // block's waits in `parked_smem` until one of its fibers runs again.
 struct EmuBlock {
   int n = 0, threads = 0, blocks = 1, current = 0, alive_total = 0;
-  int alive[2] = {0, 0}, arrived[2] = {0, 0};
+  int alive[2] = {0, 0};
   std::vector<EmuFiber> fibers;
   EmuContext runner;  // the OS thread's own stack, back to when all are done
   void (*body)(void**) = nullptr;
@@ -113,7 +113,9 @@ struct EmuBlock {
   std::vector<unsigned char> parked_smem[2];
   int cluster_arrived = 0;
   unsigned cluster_phase = 0;
-  int named_arrived[2][24] = {};  // threads at each named barrier (bar.sync id, count; 16.. the emulation's own)
+  // Threads at each barrier: 0 __syncthreads, 1..15 named ones (bar.sync
+  // id, count), 16.. the emulation's own.
+  int arrived[2][24] = {};
   int rank(int fiber) const { return fiber / threads; }
 };
 inline thread_local EmuBlock* emu_block = nullptr;
@@ -165,32 +167,19 @@ inline void emu_hand_over(EmuBlock& b, int from) {
 
 // Releases the fibers of block `rank` parked at barrier `id` (0: __syncthreads).
 inline void emu_release(EmuBlock& b, int rank, int id = 0) {
-  if (id == 0) b.arrived[rank] = 0;
+  b.arrived[rank][id] = 0;
   for (int f = rank * b.threads; f < (rank + 1) * b.threads; ++f) {
     EmuFiber& fiber = b.fibers[static_cast<size_t>(f)];
     if (fiber.parked && fiber.parked_at == id) fiber.parked = false;
   }
 }
 
-inline void __syncthreads() {
-  EmuBlock& b = *emu_block;
-  const int r = b.rank(b.current);
-  if (++b.arrived[r] == b.alive[r]) {  // the last to arrive releases the others and goes on
-    emu_release(b, r);
-    return;
-  }
-  b.fibers[static_cast<size_t>(b.current)].parked = true;
-  b.fibers[static_cast<size_t>(b.current)].parked_at = 0;
-  emu_hand_over(b, b.current);
-}
-
-// Named barrier `id` (1..15; 16..23 the emulation's own) of `count` threads of the block, as bar.sync
-// id, count: the last of them to arrive releases the others.
+// Barrier `id` of `count` threads of the block, as bar.sync id, count:
+// the last of them to arrive releases the others and goes on.
 inline void emu_named_barrier(int id, int count) {
   EmuBlock& b = *emu_block;
   const int r = b.rank(b.current);
-  if (++b.named_arrived[r][id] == count) {
-    b.named_arrived[r][id] = 0;
+  if (++b.arrived[r][id] == count) {
     emu_release(b, r, id);
     return;
   }
@@ -198,6 +187,8 @@ inline void emu_named_barrier(int id, int count) {
   b.fibers[static_cast<size_t>(b.current)].parked_at = id;
   emu_hand_over(b, b.current);
 }
+// Barrier 0 of every thread still running (a finished one no longer counts).
+inline void __syncthreads() { emu_named_barrier(0, emu_block->alive[emu_block->rank(emu_block->current)]); }
 inline void ts_warpgroup_sync() { emu_named_barrier(1 + static_cast<int>(threadIdx.x >> 7), 128); }
 
 // The cluster barrier (barrier.cluster.arrive / wait): a phase completes
@@ -230,7 +221,7 @@ inline void emu_fiber_entry() {
   b.fibers[me].done = true;
   // A finished thread no longer counts at barriers: if the others all wait, they go on.
   --b.alive_total;
-  if (--b.alive[r] > 0 && b.arrived[r] == b.alive[r]) emu_release(b, r);
+  if (--b.alive[r] > 0 && b.arrived[r][0] == b.alive[r]) emu_release(b, r);
   if (b.alive_total > 0 && b.cluster_arrived == b.alive_total) emu_cluster_complete(b);
   emu_hand_over(b, me);
   std::abort();  // unreachable: a finished fiber is never resumed

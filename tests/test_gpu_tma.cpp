@@ -413,7 +413,7 @@ TEST_CASE("TMA: p11's y comes by TMA in x's layout, and its warpgroups meet at n
   // + g', k = q; its words for n + 8 and k + 4 at addresses of their own
   // (the swizzle's XOR takes k), a k8 step 256 words on.
   CHECK(has(body, "const int ts_fn = (tid >> 7) * 64 + (tid >> 5 & 3) * 16 + ((tid & 31) >> 2), ts_fk = tid & 3;"));
-  CHECK(has(body, "ts_bt3 = ts_b + ((ts_fn + 8) >> 5) * 1024 + (ts_fk + 4) * 32 + (((((ts_fn + 8) & 31) >> 2) ^ (ts_fk + 4)) << 2) + ((ts_fn + 8) & 3);"));
+  CHECK(has(body, "ts_bt3 = ts_b + ((ts_fn + 8)) / 32 * 1024 + ((ts_fk + 4)) * 32 + (((((ts_fn + 8)) % 32) / 4) ^ (((ts_fk + 4)) & 7)) * 4 + ((ts_fn + 8) & 3);"));
   CHECK(has(body, "ts_fa[1][0] = ts_bt0[256]; ts_fa[1][1] = ts_bt1[256]; ts_fa[1][2] = ts_bt2[256]; ts_fa[1][3] = ts_bt3[256];"));
   // The cp.async fallback writes the same swizzled columns.
   CHECK(has(body, "float* ts_dst = reinterpret_cast<float*>(ts_stage + 32768) + (ts_i) / 32 * 1024 + "));
