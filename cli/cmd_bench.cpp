@@ -82,6 +82,10 @@ int cmd_bench(const Args& args) {
     opt.block_variant = static_cast<int>(args.int_value("variant", 0));
     if (opt.block_variant < 1) throw UsageError("--variant must be 1 or more");
   }
+  if (args.flag("warp-specialize")) {
+    if (!opt.codegen.tma) throw UsageError("--warp-specialize needs --warps, --wgmma and --tma (the producer issues TMA copies)");
+    opt.codegen.warp_specialize = true;
+  }
   if (args.flag("cluster")) {
     if (!opt.codegen.tma) throw UsageError("--cluster needs --warps, --wgmma and --tma (the autotuner tries clusters itself)");
     opt.codegen.cluster_multicast = true;

@@ -25,6 +25,8 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.cluster_multicast = args.flag("cluster");
   opt.wgmma_decoupled = !args.flag("no-decoupled");
   opt.wgmma_b_tma = !args.flag("no-b-tma");
+  opt.warp_specialize = args.flag("warp-specialize");
+  if (opt.warp_specialize && !opt.tma) throw UsageError("--warp-specialize needs --wgmma --tma (the producer issues TMA copies)");
   if (opt.cluster_multicast && !opt.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);

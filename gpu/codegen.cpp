@@ -201,7 +201,7 @@ std::string Emitter::num_programs_expr(int axis) const {
 }
 
 std::string Emitter::signature() const {
-  std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(threads_) + ") " +
+  std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(block_threads()) + ") " +
                   function_name() + "(";
   bool first = true;
   for (size_t i = 0; i < k_.params.size(); ++i) {
@@ -235,7 +235,7 @@ LoweredKernel Emitter::run() {
   }
   LoweredKernel out;
   out.name = function_name();
-  out.threads = threads_;
+  out.threads = block_threads();
   out.smem_bytes = smem_bytes_;
   for (size_t i = 0; i < k_.params.size(); ++i)
     if (k_.params[i].kind != ir::ParamKind::Constant) out.params.push_back(static_cast<int>(i));
@@ -245,6 +245,7 @@ LoweredKernel Emitter::run() {
     if (p.copies_after_dot && p.wgmma_async) ++out.copies_behind_dots;
     if (p.written_transposed()) ++out.b_in_stage;
     if (p.decoupled) ++out.decoupled;
+    if (p.specialized) ++out.warp_specialized;
     for (const StagedLoad& s : p.loads)
       if (s.register_read_by_tma()) ++out.b_tma;
     if (p.cluster_axis >= 0) out.cluster_axis = p.cluster_axis;  // some load is shared (multicast_axis)
@@ -260,8 +261,9 @@ LoweredKernel Emitter::run() {
   src << cuda_prelude() << "\n";
   src << wgmma_helpers() << transposed_stage_helpers();
   src << "\n"
-      << "// Kernel " << k_.name << ": " << threads_ << " threads per program (" << opt_.num_warps
-      << " warps), " << smem_bytes_ << " bytes of shared memory.\n"
+      << "// Kernel " << k_.name << ": " << block_threads() << " threads per program (" << opt_.num_warps
+      << " warps" << (specialized_any_ ? " and a producer warpgroup" : "") << "), " << smem_bytes_
+      << " bytes of shared memory.\n"
       << signature() << " {\n";
   if (smem_bytes_ > 0)
     src << "  extern __shared__ __align__(" << (swizzled_stages_ ? 1024 : 16) << ") unsigned char ts_smem[];\n";
@@ -278,7 +280,7 @@ LoweredKernel Emitter::run() {
     // slot: e5_fwd at one warp (64 slots) went from 4004 to 2994 PTX lines
     // and its NVRTC time from 0.36 to 0.27 s (development machine).
     src << "  const int tid = threadIdx.x;\n"
-        << "  TS_ASSUME(tid >= 0 && tid < " << threads_ << ");\n";
+        << "  TS_ASSUME(tid >= 0 && tid < " << block_threads() << ");\n";
   }
   if (opt_.persistent()) {
     // Grid-stride over the logical programs; the barrier at the end keeps a
@@ -510,7 +512,15 @@ void Emitter::need_smem(int64_t bytes) { smem_bytes_ = std::max(smem_bytes_, byt
 
 }  // namespace detail
 
-LoweredKernel lower(const ir::Kernel& k, const CodegenOptions& opt) { return detail::Emitter(k, opt).run(); }
+LoweredKernel lower(const ir::Kernel& k, const CodegenOptions& opt) {
+  try {
+    return detail::Emitter(k, opt).run();
+  } catch (const detail::NotSpecializable&) {
+    CodegenOptions plain = opt;
+    plain.warp_specialize = false;
+    return detail::Emitter(k, plain).run();
+  }
+}
 
 std::string lower_to_cuda(const ir::Kernel& k, const CodegenOptions& opt) { return lower(k, opt).source; }
 

@@ -147,6 +147,20 @@ struct CodegenOptions {
   // Panels of 8 columns (conflict-free reads, a box of 32-byte rows a
   // panel) ran 0.433, no faster than padded rows, and were taken out.
   bool wgmma_b_tma = true;
+  // With TMA and wgmma groups in flight: a loop whose dot operand is
+  // computed in registers (E4's dequantized X) and written into the stage
+  // runs as two roles (warp specialization). A producer warpgroup, 128
+  // threads after the num_warps consumer warps, reads the loads that
+  // operand comes from, computes it, writes it into the stage and issues
+  // the stage's TMA copies; the consumer warps only wait for a full stage,
+  // issue their wgmma groups and hand the stage back on its empty
+  // mbarrier. Neither waits for the other at a block barrier, and the
+  // consumers' accumulators leave the producer's registers free. Where the
+  // loop does not have that shape, or the producer's ops would need a
+  // block barrier, the kernel is lowered without it (LoweredKernel::
+  // warp_specialized says which); launches without tensor maps run the
+  // whole loop in the consumers, as without it.
+  bool warp_specialize = false;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both
@@ -229,6 +243,9 @@ struct LoweredKernel {
   int decoupled = 0;
   // Loops whose C^T dot's B comes by TMA (CodegenOptions::wgmma_b_tma).
   int b_tma = 0;
+  // Loops run by a producer warpgroup and consumer warps
+  // (CodegenOptions::warp_specialize); `threads` counts both.
+  int warp_specialized = 0;
 };
 
 // The IR uses something the back end cannot lower (names the instruction).

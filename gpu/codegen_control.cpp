@@ -39,6 +39,7 @@ void Emitter::interleaved_body() {
 
 void Emitter::instr(const ir::Instr& in) {
   using ir::Op;
+  if (!in_role(in)) return;  // the other role's (warp specialization)
   switch (in.op) {
     case Op::For: for_loop(in); return;
     case Op::If: if_block(in); return;
@@ -87,6 +88,7 @@ void Emitter::for_loop(const ir::Instr& in) {
   Pipeline* p = nullptr;
   for (Pipeline& x : pipelines_)
     if (x.loop == &in) p = &x;
+  if (p && p->specialized) return specialized_loop(in, *p);  // codegen_warp_specialize.cpp
   if (p) {
     // Prologue: the first iteration's staged operands are in flight before
     // the loop starts (codegen_pipeline.cpp).
@@ -199,6 +201,7 @@ void Emitter::for_loop(const ir::Instr& in) {
   if (p) {
     p->published = false;
     p->reg_written.clear();
+    p->wgmma_accumulators.clear();  // a specialized loop's consumers emitted theirs (specialized_loop)
   }
   block(*in.body);
   if (p) line(p->stage_var + " = " + p->stage_var + " + 1 == " + std::to_string(p->stages) + " ? 0 : " + p->stage_var + " + 1;");

@@ -181,6 +181,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
     const std::string ctype = tf32 ? "float" : p && p->wgmma ? "unsigned short" : cuda_register_type(d);
     line(ctype + "* " + var + " = reinterpret_cast<" + ctype + "*>(" + where + ");");
     if (p && !p->reg_written.insert(x).second) return o;  // an earlier dot of this iteration wrote it
+    if (role_ == Role::consumer) return o;  // the producer warpgroup wrote it (warp specialization)
     wrote_registers = true;
     if (p && p->wgmma) {
       wgmma_from_registers(*p, x, is_a, var);

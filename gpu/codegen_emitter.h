@@ -81,6 +81,13 @@ inline bool directly_in(const ir::Block& b, const ir::Instr* in) {
   return std::any_of(b.instrs.begin(), b.instrs.end(), [&](const ir::Instr& x) { return &x == in; });
 }
 
+// The producer's ops of a loop CodegenOptions::warp_specialize took would
+// need a block barrier: lower() lowers the kernel again without the roles.
+class NotSpecializable : public CodegenError {
+ public:
+  using CodegenError::CodegenError;
+};
+
 class Emitter {
  public:
   Emitter(const ir::Kernel& k, const CodegenOptions& opt);
@@ -272,7 +279,9 @@ class Emitter {
   void read_ahead(const Pipeline& p);
   // codegen_tma.cpp: one thread's TMA boxes for stage `stage` (inside issue_copies).
   // With `refill`, the stage held an earlier iteration's operands (issue_ahead).
-  void issue_tma(const Pipeline& p, const std::string& stage, bool refill);
+  // `reused`: the condition under which a refill's stage held operands
+  // before ("": after the loop's first iteration).
+  void issue_tma(const Pipeline& p, const std::string& stage, bool refill, const std::string& reused = "");
   // A wgmma dot's group is committed (or its pair's): after the body's last
   // dot, the wait that leaves this iteration's groups in flight.
   void wgmma_group_done(Pipeline& p, int accumulator);
@@ -348,6 +357,30 @@ class Emitter {
   void plan_pipelines();
   // Pipeline::empty_arrivals and the barriers' place after the stages'.
   void add_empty_barriers(Pipeline& p, int arrivals);
+
+  // ---- codegen_warp_specialize.cpp: a producer warpgroup and consumer warps ----
+  // Pipeline::specialized where the kernel's one pipelined loop has the
+  // shape CodegenOptions::warp_specialize takes.
+  void plan_warp_specialization();
+  // The loop in both roles, and its cp.async form for launches without
+  // tensor maps (for_loop with the roles off).
+  void specialized_loop(const ir::Instr& in, Pipeline& p);
+  void producer_loop(const ir::Instr& in, Pipeline& p);
+  void consumer_loop(const ir::Instr& in, Pipeline& p);
+  // Consumer warps: this iteration's stage is full (publish_stage), and
+  // the previous one's groups are retired, so its stage goes back
+  // (wgmma_group_done).
+  void wait_full_stage(Pipeline& p);
+  void release_previous_stage(const Pipeline& p);
+  // Whether `in`, directly in the specialized loop's body, is emitted by
+  // the role being emitted (role_).
+  bool in_role(const ir::Instr& in) const;
+  enum class Role { all, producer, consumer };
+  Role role_ = Role::all;
+  bool specialized_any_ = false;
+  // The block's threads: the consumers' threads_, and a producer warpgroup
+  // with warp specialization.
+  int block_threads() const { return threads_ + (specialized_any_ ? 128 : 0); }
   // Whether staged tile s has 64 columns a warpgroup of whole warpgroups
   // (each warpgroup's C^T rows of B^T: written_transposed, decoupled).
   bool sixty_four_columns_a_warpgroup(const StagedLoad& s) const {

@@ -64,6 +64,7 @@ void Emitter::publish_stage(Pipeline& p) {
   // body's register loads for the next iteration are issued. With
   // Pipeline::late_issue the copies go out after the iteration's dots
   // instead (issue_after_wait), with copies_after_dot after its commit.
+  if (role_ == Role::consumer) return wait_full_stage(p);  // the producer fills the stage (warp specialization)
   const ir::Instr& loop = *p.loop;
   const int ahead = p.ahead;  // iterations in flight
   if (p.small_in_stage()) {

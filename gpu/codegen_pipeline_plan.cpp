@@ -490,6 +490,7 @@ void Emitter::plan_pipelines() {
       p.decoupled = true;
       add_empty_barriers(p, static_cast<int>(threads_ / 32));
     }
+  plan_warp_specialization();
 }
 
 void Emitter::add_empty_barriers(Pipeline& p, int arrivals) {

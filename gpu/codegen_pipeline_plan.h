@@ -153,6 +153,16 @@ struct Pipeline {
   // phase (issue_tma) once `empty_arrivals` arrived on it (0: none).
   // empty_phase_var holds the parity each one waits for next.
   int empty_arrivals = 0;
+  // CodegenOptions::warp_specialize (codegen_warp_specialize.cpp): a
+  // producer warpgroup computes the operands staged from registers, from
+  // the ops in `producer` (per register), and issues the TMA copies
+  // `tma_lead` iterations ahead; the consumer warps skip what comes from
+  // the producer's loads (`producer_only`). Each stage's full barrier
+  // counts the producer's 128 threads and the copies' arming thread; its
+  // empty barrier, one arrival from each consumer warp.
+  bool specialized = false;
+  int tma_lead = 1;
+  std::vector<char> producer, producer_only;
   int64_t empty_offset = 0;
   std::string empty_phase_var;
 };

@@ -301,7 +301,7 @@ int Emitter::multicast_axis(const Pipeline& p) const {
   return best;
 }
 
-void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill) {
+void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill, const std::string& reused) {
   // One thread arms the stage's barrier with the bytes to come and issues
   // one box per tile; every element outside the tensor (a masked lane)
   // lands as zero. Called under issue_copies' AtIteration and ts_stage.
@@ -314,7 +314,8 @@ void Emitter::issue_tma(const Pipeline& p, const std::string& stage, bool refill
     // on this one's empty barrier, publish_stage). Decoupled warpgroups:
     // every warp is (wgmma_tf32_transposed). On the first iteration the
     // stage refilled has held nothing yet.
-    open("if (" + std::string(p.cluster_axis >= 0 ? "ts_tma_ok == 2 && " : "") + after_first_iteration(p) + ")");
+    open("if (" + std::string(p.cluster_axis >= 0 ? "ts_tma_ok == 2 && " : "") +
+         (reused.empty() ? after_first_iteration(p) : reused) + ")");
     line("const int ts_s = " + stage + ";");
     line("ts_mbar_wait(" + empty_barrier_of(p, "ts_s") + ", (" + p.empty_phase_var + " >> ts_s) & 1u);");
     line(p.empty_phase_var + " ^= 1u << ts_s;");

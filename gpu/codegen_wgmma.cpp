@@ -33,6 +33,11 @@ void Emitter::wgmma_group_done(Pipeline& p, int accumulator) {
   p.wgmma_accumulators.push_back(accumulator);
   if (p.wgmma_accumulators.size() == static_cast<size_t>(p.wgmma_dots)) {
     // The next copies behind the groups (CodegenOptions::wgmma_copies_after_dots).
+    if (role_ == Role::consumer) {  // the producer issues the copies (warp specialization)
+      line("ts_wgmma_wait<" + std::to_string(p.wgmma_groups) + ">();");
+      release_previous_stage(p);
+      return;
+    }
     if (p.copies_after_dot) {
       open("");
       issue_ahead(p);

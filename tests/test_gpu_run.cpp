@@ -378,6 +378,24 @@ TEST_CASE("GPU: E4 with dY copied by TMA computes what the interpreter computes"
   }
 }
 
+// E4 warp-specialized on the hardware (a producer warpgroup and consumer
+// warps, their mbarriers), at the forms the emulated test runs;
+// compute-sanitizer memcheck runs it too.
+TEST_CASE("GPU: E4 warp-specialized computes what the interpreter computes", "[gpu][run]") {
+  SM90A_OR_SKIP(d, "TMA with wgmma");
+  for (auto [bm, bn, bk, rows, stages, cout] : wgmma16_cases::e4_specialized_forms) {
+    const tl::gpu::BenchCase c = wgmma16_cases::e4_rows_at(bm, bn, bk, rows, 3, 300, cout);
+    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
+    dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, wgmma16_cases::e4_specialized_at(bm, stages));
+      REQUIRE(lowered.warp_specialized == 1);
+      bool tma_used = false;
+      tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used);
+      CHECK(tma_used == (cout * 2 % 16 == 0));
+    });
+  }
+}
+
 // p11 at BK = 64 on the hardware: x's two 128-byte columns, each its own
 // TMA box, read by the transposed wgmma's descriptors; the cp.async form
 // where the TMA unit cannot stride the rows. compute-sanitizer memcheck runs

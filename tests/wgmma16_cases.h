@@ -79,6 +79,22 @@ inline tl::gpu::CodegenOptions e4_tma_at(int64_t bm, int stages) {
   return cg;
 }
 
+// E4 rows warp-specialized (CodegenOptions::warp_specialize): a producer
+// warpgroup after the BM / 16 consumer warps, 3 K slices over K = 300:
+// (BM, BN, BK, ROW_BLOCKS, stages, COUT). Three and four stages (copies one
+// and two iterations ahead), BN 64 to 256 (X in runs of 8, or one column a
+// thread), two or one row blocks, 16 consumer warps; COUT = 100: the
+// kernel's cp.async form, where the consumers run the loop alone.
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int, int64_t>> e4_specialized_forms = {
+    {128, 128, 32, 2, 0, 200}, {128, 128, 32, 2, 3, 200}, {128, 64, 32, 2, 4, 200}, {128, 256, 32, 1, 3, 200},
+    {128, 128, 64, 2, 4, 200}, {256, 128, 32, 1, 0, 200}, {128, 128, 32, 2, 0, 100}};
+
+inline tl::gpu::CodegenOptions e4_specialized_at(int64_t bm, int stages) {
+  tl::gpu::CodegenOptions cg = e4_tma_at(bm, stages);
+  cg.warp_specialize = true;
+  return cg;
+}
+
 // C = A @ B in bf16 over BM x BN x BK tiles; A read as [M, K] (K-major),
 // or with A_FORM 1 as the transpose of At [K, M] (M-major), or with A_FORM 2
 // as [M, K] doubled in registers (an operand the dot reads from registers,

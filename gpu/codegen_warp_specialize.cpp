@@ -1,0 +1,341 @@
+// Warp specialization (CodegenOptions::warp_specialize, issue 16). A
+// pipelined wgmma loop whose dot operand is computed in registers (E4's
+// dequantized X) runs as two roles instead of every thread doing both
+// between block barriers:
+//
+//   producer warpgroup (threads num_warps * 32 .. + 127, its own layouts):
+//     reads the loads the operand comes from (through the stages, two
+//     iterations ahead, published by its own warpgroup barrier), computes
+//     the operand, writes it into stage s, fences it for the async proxy
+//     and arrives on s's full barrier; its thread 0 issues the TMA copies
+//     `tma_lead` iterations ahead once the consumers handed that stage back.
+//   consumer warps (threads 0 .. num_warps * 32 - 1, the kernel's layouts):
+//     wait for s's full barrier, issue their wgmma groups, wait for the
+//     previous iteration's, and hand that stage back on its empty barrier;
+//     they run everything after the loop, while the producer exits.
+//
+// The producer runs ahead by as many stages as the empty barriers allow,
+// and holds no accumulator. Launches without tensor maps take the loop's
+// plain cp.async form in the consumers (for_loop with the roles off).
+#include "codegen_emitter.h"
+
+namespace tl::gpu::detail {
+
+namespace {
+
+// Ops that read no memory and need no block barrier or scratch whatever
+// the layouts: before the loop the producer threads compute them too (in
+// the consumers' layouts, at thread indices past them), and the producer
+// computes those it needs again in its own.
+bool register_only(ir::Op op) {
+  using ir::Op;
+  switch (op) {
+    case Op::PtrParam: case Op::ScalarParam: case Op::Const: case Op::Arange: case Op::ProgramId:
+    case Op::NumPrograms:
+      return true;
+    default: return ir::is_unary(op) || ir::is_binary(op) || op == Op::Where || op == Op::Fma;
+  }
+}
+
+}  // namespace
+
+void Emitter::plan_warp_specialization() {
+  if (!opt_.warp_specialize || pipelines_.size() != 1) return;
+  Pipeline& p = pipelines_[0];
+  const ir::Instr& loop = *p.loop;
+  const ir::Block& body = *loop.body;
+  if (!p.tma || !p.wgmma || !p.wgmma_async || p.wgmma_transposed || p.wgmma_register_a >= 0 || p.decoupled ||
+      p.cluster_axis >= 0 || p.reg_operands.empty() || p.tma_path_copies() || p.written_transposed() ||
+      threads_ % 128 != 0 || p.prefetched.size() != p.small_offsets.size())
+    return;
+  // The loop at the kernel's top level, after ops that only compute in
+  // registers (broadcasts and reshapes of 0-d values included): the
+  // producer threads run them too before they split off.
+  bool found = false;
+  for (const ir::Instr& in : k_.body.instrs) {
+    if (&in == &loop) {
+      found = true;
+      break;
+    }
+    const bool spread = (in.op == ir::Op::Broadcast || in.op == ir::Op::Reshape) && type(in.args[0]).shape.empty();
+    if (!register_only(in.op) && !spread) return;
+  }
+  if (!found) return;
+  const size_t n = k_.regs.size();
+  // The producer's ops: those of the body the registers' operands are
+  // computed from (the staged tiles are the TMA unit's), each defined once.
+  std::vector<char> producer(n, 0);
+  std::vector<int> work;
+  for (const auto& [x, offset] : p.reg_operands) work.push_back(x);
+  while (!work.empty()) {
+    const int r = work.back();
+    work.pop_back();
+    if (!p.in_body[r] || producer[r] || skipped_[r]) continue;
+    if (def_count_[r] != 1 || !def_of_[r] || !directly_in(body, def_of_[r])) return;
+    const ir::Op op = def_of_[r]->op;
+    if (!register_only(op) && op != ir::Op::Load && op != ir::Op::Broadcast && op != ir::Op::Reshape &&
+        op != ir::Op::Permute)
+      return;
+    producer[r] = 1;
+    for (int a : def_of_[r]->args) work.push_back(a);
+  }
+  // What comes from the producer's loads only the operands need: the
+  // consumers skip it, and the dots read those operands from the stage.
+  std::vector<char> from_loads(n, 0);
+  for (const ir::Instr& in : body.instrs) {
+    if (in.op == ir::Op::For || in.op == ir::Op::If || in.op == ir::Op::While) return;
+    bool from = in.op == ir::Op::Load && in.dst >= 0 && !skipped_[in.dst];
+    for (size_t i = 0; i < in.args.size(); ++i) {
+      if (!from_loads[in.args[i]]) continue;
+      if (in.op == ir::Op::Dot && i < 2 && p.reg_operands.count(in.args[i])) continue;  // read from the stage
+      from = true;
+    }
+    if (!from) continue;
+    if (in.dst < 0 || !producer[in.dst]) return;  // a value of those loads the consumers would need
+    from_loads[in.dst] = 1;
+  }
+  p.specialized = true;
+  p.producer = std::move(producer);
+  p.producer_only = std::move(from_loads);
+  // The copies of an iteration go out once the consumers handed its stage
+  // back: `tma_lead` iterations before the producer writes it, leaving the
+  // producer up to stages - tma_lead iterations ahead of the consumers.
+  p.tma_lead = std::max(1, p.stages - 2);
+  add_empty_barriers(p, static_cast<int>(threads_ / 32));
+  specialized_any_ = true;
+}
+
+bool Emitter::in_role(const ir::Instr& in) const {
+  if (role_ == Role::all || !active_ || !directly_in(*active_->loop->body, &in)) return true;
+  if (role_ == Role::producer) return in.dst >= 0 && active_->producer[in.dst];
+  return !(in.dst >= 0 && active_->producer_only[in.dst]);
+}
+
+void Emitter::specialized_loop(const ir::Instr& in, Pipeline& p) {
+  used_pipeline_ = true;
+  uses_tid_ = true;
+  const std::string T = std::to_string(threads_);
+  // Full barriers: the producer's 128 arrivals and the copies' arming one
+  // (with their bytes); empty barriers: one arrival from each consumer warp.
+  open("if (ts_tma_ok)");
+  open("if (tid == 0)");
+  for (int s = 0; s < p.stages; ++s) line("ts_mbar_init(" + barrier_of(p, std::to_string(s)) + ", 129);");
+  for (int s = 0; s < p.stages; ++s)
+    line("ts_mbar_init(" + empty_barrier_of(p, std::to_string(s)) + ", " + std::to_string(p.empty_arrivals) + ");");
+  line("ts_mbar_fence_init();");
+  close();
+  line("__syncthreads();");
+  close();
+  if (opt_.comments) line("// The producer warpgroup: the operands computed in registers, and the copies.");
+  open("if (tid >= " + T + ")");
+  open("if (ts_tma_ok)");
+  producer_loop(in, p);
+  close();
+  // Nothing after the loop is the producer's: the barriers after it count
+  // the threads still running (a finished one no longer does).
+  line("return;");
+  close();
+  // The body's registers are declared again by each form of the loop.
+  auto forget_body = [&] {
+    for (size_t r = 0; r < declared_.size(); ++r)
+      if (p.in_body[r]) declared_[r] = false;
+  };
+  open("if (ts_tma_ok)");
+  consumer_loop(in, p);
+  open_else();
+  forget_body();
+  p.specialized = false;  // the plain loop, in the consumers: its cp.async form
+  for_loop(in);
+  p.specialized = true;
+  close();
+}
+
+void Emitter::consumer_loop(const ir::Instr& in, Pipeline& p) {
+  const std::string it = "it" + std::to_string(in.dst);
+  const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
+  p.stage_var = "ts_st" + std::to_string(in.dst);
+  p.phase_var = "ts_ph" + std::to_string(in.dst);
+  line("int " + p.stage_var + " = 0;");
+  line("unsigned " + p.phase_var + " = 0;");
+  // As for_loop's groups in flight: the accumulators' starting values opaque.
+  ir::for_each_instr(*in.body, [&](const ir::Instr& d, const ir::Block&) {
+    if (d.op != ir::Op::Dot || !layouts_[d.dst].mma || !d.has_acc || !directly_in(*in.body, &d)) return;
+    fence_operands(d.args[2]);
+  });
+  open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
+  declared_[in.dst] = true;
+  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  Pipeline* outer = active_;
+  active_ = &p;
+  p.published = false;
+  p.reg_written.clear();
+  p.wgmma_accumulators.clear();
+  role_ = Role::consumer;
+  block(*in.body);
+  role_ = Role::all;
+  line(p.stage_var + " = " + p.stage_var + " + 1 == " + std::to_string(p.stages) + " ? 0 : " + p.stage_var + " + 1;");
+  active_ = outer;
+  close();
+  line("ts_wgmma_wait0();");
+  for (int acc : p.wgmma_accumulators) fence_operands(acc);
+  // The consumers' ops after the loop start together, as after for_loop's.
+  line("__syncthreads();");
+  declared_[in.dst] = false;  // the cp.async form's loop declares it again
+}
+
+void Emitter::wait_full_stage(Pipeline& p) {
+  // The producer's operand stores were fenced for the async proxy before
+  // their arrivals; the TMA unit's bytes count on the same barrier.
+  line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
+  line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
+  p.published = true;
+}
+
+void Emitter::release_previous_stage(const Pipeline& p) {
+  // wait_group retired the previous iteration's groups, the last readers
+  // of its stage: each warp hands it back once its own wait has passed.
+  const std::string S = std::to_string(p.stages);
+  open("if (" + after_first_iteration(p) + " && (tid & 31) == 0)");
+  line("ts_mbar_arrive(" + empty_barrier_of(p, "(" + p.stage_var + " + " + std::to_string(p.stages - 1) + ") % " + S) +
+       ");");
+  close();
+}
+
+void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
+  const ir::Block& body = *in.body;
+  const std::string it = "it" + std::to_string(in.dst);
+  const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
+  const std::string S = std::to_string(p.stages), L = std::to_string(p.tma_lead);
+  const std::string consumers = std::to_string(threads_);
+  // The producer's own layouts: 128 threads, the operands in runs.
+  const std::vector<TileLayout> layouts = layouts_;
+  const std::vector<bool> declared = declared_;
+  const int threads = threads_;
+  threads_ = 128;
+  assign_layouts();
+  for (const auto& [x, offset] : p.reg_operands)
+    if (p.reg_n_major.count(x)) vectorize_register_operand(p, x);
+  const std::string text_before = body_.str();
+
+  line("const int tid = threadIdx.x - " + consumers + ";  // in the producer warpgroup");
+  line("TS_ASSUME(tid >= 0 && tid < 128);");
+  // The tiles it needs from before the loop, again in its layouts (0-d
+  // values are the same in every thread: the ones above serve).
+  std::vector<char> need(k_.regs.size(), 0);
+  std::vector<int> work;
+  for (const ir::Instr& b : body.instrs)
+    if (b.dst >= 0 && p.producer[b.dst]) work.insert(work.end(), b.args.begin(), b.args.end());
+  while (!work.empty()) {
+    const int r = work.back();
+    work.pop_back();
+    if (need[r] || p.in_body[r] || r == in.dst || type(r).shape.empty() || !def_of_[r]) continue;
+    need[r] = 1;
+    work.insert(work.end(), def_of_[r]->args.begin(), def_of_[r]->args.end());
+  }
+  for (const ir::Instr& b : k_.body.instrs) {
+    if (&b == &in) break;
+    if (b.dst >= 0 && need[b.dst]) {
+      declared_[b.dst] = false;
+      instr(b);
+    }
+  }
+  p.stage_var = "ts_st" + std::to_string(in.dst);
+  p.empty_phase_var = "ts_eph" + std::to_string(in.dst);
+  line("int " + p.stage_var + " = 0;");
+  line("int ts_j = 0;  // the iteration's index");
+  line("unsigned " + p.empty_phase_var + " = 0;");
+  for (const ir::Instr* ld : p.prefetched)
+    line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
+  // Prologue: the first iteration's small loads in stage 0, the second's
+  // read; the copies of the first tma_lead iterations (no stage held
+  // anything yet).
+  if (!p.prefetched.empty()) {
+    open("if (" + loop_runs(in, lo) + ")");
+    prefetch_loads(p, "(" + reg_type(in.dst) + ")" + lo);
+    write_small_loads(p, "0");
+    line("const int64_t ts_second = " + lo + " + " + step + ";");
+    open("if (" + loop_runs(in, "ts_second") + ")");
+    prefetch_loads(p, "(" + reg_type(in.dst) + ")ts_second");
+    close();
+    close();
+  }
+  for (int t = 0; t < p.tma_lead; ++t) {
+    const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
+    open("if (" + loop_runs(in, value) + ")");
+    {
+      AtIteration at(*this, p, "(" + reg_type(in.dst) + ")" + value);
+      line("unsigned char* const ts_stage = ts_smem + ts_pipe + " + std::to_string(t) + " * " +
+           std::to_string(p.stage_bytes) + ";");
+      issue_tma(p, std::to_string(t), /*refill=*/false);
+    }
+    close();
+  }
+  line("ts_warpgroup_sync();");
+
+  open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
+  declared_[in.dst] = true;
+  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  Pipeline* outer = active_;
+  active_ = &p;
+  p.published = true;  // its small loads read this stage's regions
+  role_ = Role::producer;
+  block(body);
+  role_ = Role::all;
+  // The operands into the stage: free since its thread 0 waited for the
+  // consumers' release before arming its copies (tma_lead iterations ago),
+  // and the warpgroup barriers since.
+  const std::string stage = "ts_smem + ts_pipe + " + p.stage_var + " * " + std::to_string(p.stage_bytes);
+  for (const auto& [x, offset] : p.reg_operands) {
+    bool is_a = false;
+    for (const ir::Instr& d : body.instrs)
+      if (d.op == ir::Op::Dot && d.args[0] == x) is_a = true;
+    open("");
+    line("unsigned short* const ts_x = reinterpret_cast<unsigned short*>(" + stage + " + " + std::to_string(offset) + ");");
+    wgmma_from_registers(p, x, is_a, "ts_x");
+    close();
+  }
+  if (!p.prefetched.empty()) {
+    // The next iteration's small loads into its stage, behind this
+    // iteration's warpgroup barrier.
+    open("if (" + loop_runs(in, it + " + " + step) + ")");
+    write_small_loads(p, "(" + p.stage_var + " + 1) % " + S);
+    close();
+  }
+  line("ts_fence_proxy_async();");
+  line("ts_mbar_arrive(" + barrier_of(p, p.stage_var) + ");");
+  open("");
+  line("const int64_t ts_next = " + it + " + " + L + " * " + step + ";");
+  open("if (" + loop_runs(in, "ts_next") + ")");
+  {
+    AtIteration at(*this, p, "(" + reg_type(in.dst) + ")ts_next");
+    const std::string target = "(" + p.stage_var + " + " + L + ") % " + S;
+    line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + target + ") * " + std::to_string(p.stage_bytes) + ";");
+    issue_tma(p, target, /*refill=*/true, "ts_j + " + L + " >= " + S);
+  }
+  close();
+  close();
+  line("ts_warpgroup_sync();");
+  if (!p.prefetched.empty()) {
+    open("");
+    line("const int64_t ts_after = " + it + " + 2 * " + step + ";");
+    open("if (" + loop_runs(in, "ts_after") + ")");
+    prefetch_loads(p, "(" + reg_type(in.dst) + ")ts_after");
+    close();
+    close();
+  }
+  line(p.stage_var + " = " + p.stage_var + " + 1 == " + S + " ? 0 : " + p.stage_var + " + 1;");
+  line("++ts_j;");
+  active_ = outer;
+  close();
+
+  // A block barrier in the producer's code would wait for the consumers,
+  // which never reach it: such a loop is lowered without the roles.
+  const std::string text = body_.str().substr(text_before.size());
+  threads_ = threads;
+  layouts_ = layouts;
+  declared_ = declared;
+  if (text.find("__syncthreads") != std::string::npos)
+    throw NotSpecializable("the producer's ops of loop %" + std::to_string(in.dst) + " need a block barrier");
+}
+
+}  // namespace tl::gpu::detail
