@@ -8,7 +8,7 @@
 # checked against the host reference at its bench size; then A/B rounds at
 # the tuned blocks (BN 128 x 2, variant 5) and BN 256 x 1 / 64 x 2, plain
 # against specialized at 4 and 3 stages; with NCU=1, Nsight Compute's source
-# page of the specialized form. Files in $OUT: summary.txt, tests.log,
+# page of the specialized form (ONLY_NCU=1: that alone). Files in $OUT: summary.txt, tests.log,
 # memcheck.log, verify.log, ab.log (with NCU=1 also ncu_e4_ws.txt,
 # ncu_e4_ws_sass.csv).
 #
@@ -19,8 +19,10 @@ set -u -o pipefail
 # shellcheck source=bench/device_call_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 
+[ "${ONLY_NCU:-0}" = 1 ] && SKIP=1 || SKIP=0
 log "E4 warp-specialized call at ${COMMIT:-?} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 build_or_exit tilescope tilescope_tests
+if [ "$SKIP" = 0 ]; then
 gpu_tests tests 300 "GPU: E4 warp-specialized*,GPU: E4 with dY copied by TMA*"
 memcheck_tests memcheck 300 "GPU: E4 warp-specialized*"
 sass_check e4_ws e4_rows --bench e4_rows_k100864 --variant 5 --warps 8 --wgmma --tma --stages 4 --warp-specialize
@@ -29,8 +31,9 @@ timeout 240 "$TS" bench --gpu --case $CFG --variant 5 --stages 4 --warp-speciali
 log "verify: exit $? $(grep -E '^e4_rows_k100864 |verif|error' "$OUT/verify.log" | tr '\n' ' ')"
 ab_rounds "$CFG" "--variant 5 --stages 4" "--variant 5 --stages 4 --warp-specialize" "--variant 5 --stages 3 --warp-specialize" \
   "--variant 4 --stages 4 --warp-specialize" "--variant 6 --stages 4 --warp-specialize"
+fi
 if [ "${NCU:-0}" = 1 ]; then
-  ncu_source_profile e4_ws e4_weight_grad_rows "SpeedOfLight WarpStateStats SchedulerStats" \
+  ncu_source_profile e4_ws e4_weight_grad_rows "SpeedOfLight WarpStateStats SchedulerStats SourceCounters" \
     bench --gpu --case $CFG --variant 5 --stages 4 --warp-specialize --runs 100 --warmup 1
 fi
 log "done"
