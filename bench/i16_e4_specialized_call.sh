@@ -22,11 +22,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/device_call_common.sh"
 [ "${ONLY_NCU:-0}" = 1 ] && SKIP=1 || SKIP=0
 log "E4 warp-specialized call at ${COMMIT:-?} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 build_or_exit tilescope tilescope_tests
+CFG="e4_rows_k100864 --warps 8 --wgmma --tma"
 if [ "$SKIP" = 0 ]; then
 gpu_tests tests 300 "GPU: E4 warp-specialized*,GPU: E4 with dY copied by TMA*"
 memcheck_tests memcheck 300 "GPU: E4 warp-specialized*"
 sass_check e4_ws e4_rows --bench e4_rows_k100864 --variant 5 --warps 8 --wgmma --tma --stages 4 --warp-specialize
-CFG="e4_rows_k100864 --warps 8 --wgmma --tma"
 timeout 240 "$TS" bench --gpu --case $CFG --variant 5 --stages 4 --warp-specialize --verify > "$OUT/verify.log" 2>&1
 log "verify: exit $? $(grep -E '^e4_rows_k100864 |verif|error' "$OUT/verify.log" | tr '\n' ' ')"
 ab_rounds "$CFG" "--variant 5 --stages 4" "--variant 5 --stages 4 --warp-specialize" "--variant 5 --stages 3 --warp-specialize" \
