@@ -372,6 +372,7 @@ class Emitter {
   // (wgmma_group_done).
   void wait_full_stage(Pipeline& p);
   void release_previous_stage(const Pipeline& p);
+  std::string small_barrier_of(const Pipeline& p, const std::string& stage) const;
   // Whether `in`, directly in the specialized loop's body, is emitted by
   // the role being emitted (role_).
   bool in_role(const ir::Instr& in) const;
@@ -476,7 +477,8 @@ class Emitter {
   // regions, and one element of a load's region in the current stage.
   void write_small_loads(const Pipeline& p, const std::string& stage);
   std::string small_load_at(const Pipeline& p, int reg, const std::string& flat_index) const;
-  void prefetch_loads(const Pipeline& p, const std::string& value);
+  // `suffix`: into pf<reg><suffix> (warp specialization keeps two sets).
+  void prefetch_loads(const Pipeline& p, const std::string& value, const std::string& suffix = "");
   // Cuts this thread's staged f32 vectors of stage `stage` to tf32 in place.
   void round_staged(const Pipeline& p, const std::string& stage);
   std::vector<Pipeline> pipelines_;

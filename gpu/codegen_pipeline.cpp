@@ -326,7 +326,7 @@ std::string Emitter::small_load_at(const Pipeline& p, int reg, const std::string
          " + " + std::to_string(p.small_offsets.at(reg)) + ")[" + flat_index + "]";
 }
 
-void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
+void Emitter::prefetch_loads(const Pipeline& p, const std::string& value, const std::string& suffix) {
   AtIteration at(*this, p, value);
   for (const ir::Instr* ld : p.prefetched) {
     const int r = ld->dst;
@@ -341,7 +341,7 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value) {
       std::string read = "*(" + ptr + ")";
       if (d == DType::i1) read = "(" + read + " != 0)";
       if (mask >= 0) read = "(" + value_of(mask) + ") ? " + read + " : " + (other >= 0 ? value_of(other) : constant_literal(d, 0, 0.0));
-      line("pf" + std::to_string(r) + "[" + slot + "] = " + read + ";");
+      line("pf" + std::to_string(r) + suffix + "[" + slot + "] = " + read + ";");
       // The line stays warm for the reloads even where the read is dead
       // (ts_prefetch_l1); through the stages, nothing reloads.
       if (!p.small_in_stage())

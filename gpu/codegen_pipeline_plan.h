@@ -155,13 +155,16 @@ struct Pipeline {
   int empty_arrivals = 0;
   // CodegenOptions::warp_specialize (codegen_warp_specialize.cpp): a
   // producer warpgroup computes the operands staged from registers, from
-  // the ops in `producer` (per register), and issues the TMA copies
-  // `tma_lead` iterations ahead; the consumer warps skip what comes from
-  // the producer's loads (`producer_only`). Each stage's full barrier
-  // counts the producer's 128 threads and the copies' arming thread; its
-  // empty barrier, one arrival from each consumer warp.
+  // the ops in `producer` (per register), its small loads written into
+  // the stages `small_ahead` iterations ahead; the consumer warps skip what
+  // comes from the producer's loads (`producer_only`) and their thread 0
+  // issues the TMA copies. Each stage's full barrier counts the producer's
+  // 128 threads and the copies' arming thread; its empty barrier, one
+  // arrival from each consumer warp; its small-loads barrier (at
+  // small_offset + 8 * stage), the producer's 128 threads.
   bool specialized = false;
-  int tma_lead = 1;
+  int small_ahead = 1;
+  int64_t small_offset = 0;
   std::vector<char> producer, producer_only;
   int64_t empty_offset = 0;
   std::string empty_phase_var;

@@ -4,19 +4,21 @@
 // between block barriers:
 //
 //   producer warpgroup (threads num_warps * 32 .. + 127, its own layouts):
-//     reads the loads the operand comes from (through the stages, two
-//     iterations ahead, published by its own warpgroup barrier), computes
-//     the operand, writes it into stage s, fences it for the async proxy
-//     and arrives on s's full barrier; its thread 0 issues the TMA copies
-//     `tma_lead` iterations ahead once the consumers handed that stage back.
+//     waits for stage s's small loads (its own threads wrote them
+//     small_ahead iterations before, from registers loaded two iterations
+//     before that), computes the operand, waits for s to be handed back,
+//     writes the operand into it, fences it for the async proxy and
+//     arrives on s's full barrier; then writes a later stage's small loads
+//     and arrives on that stage's small-loads barrier. No warpgroup
+//     barrier: a warp waits only for data it reads.
 //   consumer warps (threads 0 .. num_warps * 32 - 1, the kernel's layouts):
 //     wait for s's full barrier, issue their wgmma groups, wait for the
-//     previous iteration's, and hand that stage back on its empty barrier;
-//     they run everything after the loop, while the producer exits.
+//     previous iteration's and hand that stage back on its empty barrier;
+//     their thread 0 then refills it by TMA, stages - 1 iterations ahead.
+//     They run everything after the loop, while the producer exits.
 //
-// The producer runs ahead by as many stages as the empty barriers allow,
-// and holds no accumulator. Launches without tensor maps take the loop's
-// plain cp.async form in the consumers (for_loop with the roles off).
+// The producer holds no accumulator. Launches without tensor maps take the
+// loop's plain cp.async form in the consumers (for_loop with the roles off).
 #include "codegen_emitter.h"
 
 namespace tl::gpu::detail {
@@ -97,12 +99,20 @@ void Emitter::plan_warp_specialization() {
   p.specialized = true;
   p.producer = std::move(producer);
   p.producer_only = std::move(from_loads);
-  // The copies of an iteration go out once the consumers handed its stage
-  // back: `tma_lead` iterations before the producer writes it, leaving the
-  // producer up to stages - tma_lead iterations ahead of the consumers.
-  p.tma_lead = std::max(1, p.stages - 2);
+  // A stage's small loads are written while the producer's threads may
+  // still read the one `small_ahead` iterations back: at most half the
+  // stages ahead, so that the readers of the stage written (stages -
+  // small_ahead iterations back) are all behind the barrier each writer
+  // waited for this iteration (small_ahead iterations back).
+  p.small_ahead = p.stages / 2;
   add_empty_barriers(p, static_cast<int>(threads_ / 32));
+  p.small_offset = p.empty_offset + 8 * p.stages;
+  pipe_bytes_ = std::max(pipe_bytes_, p.small_offset + 8 * p.stages);
   specialized_any_ = true;
+}
+
+std::string Emitter::small_barrier_of(const Pipeline& p, const std::string& stage) const {
+  return "reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + " + std::to_string(p.small_offset) + ") + (" + stage + ")";
 }
 
 bool Emitter::in_role(const ir::Instr& in) const {
@@ -116,12 +126,15 @@ void Emitter::specialized_loop(const ir::Instr& in, Pipeline& p) {
   uses_tid_ = true;
   const std::string T = std::to_string(threads_);
   // Full barriers: the producer's 128 arrivals and the copies' arming one
-  // (with their bytes); empty barriers: one arrival from each consumer warp.
+  // (with their bytes); empty barriers: one arrival from each consumer
+  // warp; small-loads barriers: the producer's 128 arrivals.
   open("if (ts_tma_ok)");
   open("if (tid == 0)");
   for (int s = 0; s < p.stages; ++s) line("ts_mbar_init(" + barrier_of(p, std::to_string(s)) + ", 129);");
   for (int s = 0; s < p.stages; ++s)
     line("ts_mbar_init(" + empty_barrier_of(p, std::to_string(s)) + ", " + std::to_string(p.empty_arrivals) + ");");
+  if (!p.prefetched.empty())
+    for (int s = 0; s < p.stages; ++s) line("ts_mbar_init(" + small_barrier_of(p, std::to_string(s)) + ", 128);");
   line("ts_mbar_fence_init();");
   close();
   line("__syncthreads();");
@@ -155,8 +168,21 @@ void Emitter::consumer_loop(const ir::Instr& in, Pipeline& p) {
   const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
   p.stage_var = "ts_st" + std::to_string(in.dst);
   p.phase_var = "ts_ph" + std::to_string(in.dst);
+  p.empty_phase_var = "ts_eph" + std::to_string(in.dst);
   line("int " + p.stage_var + " = 0;");
   line("unsigned " + p.phase_var + " = 0;");
+  line("unsigned " + p.empty_phase_var + " = 0;  // thread 0's, for its refills");
+  // The copies of the first stages - 1 iterations (the last stage is
+  // refilled after the first iteration, release_previous_stage).
+  for (int t = 0; t + 1 < p.stages; ++t) {
+    const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
+    open("if (" + loop_runs(in, value) + ")");
+    AtIteration at(*this, p, "(" + reg_type(in.dst) + ")" + value);
+    line("unsigned char* const ts_stage = ts_smem + ts_pipe + " + std::to_string(t) + " * " + std::to_string(p.stage_bytes) +
+         ";");
+    issue_tma(p, std::to_string(t), /*refill=*/false);
+    close();
+  }
   // As for_loop's groups in flight: the accumulators' starting values opaque.
   ir::for_each_instr(*in.body, [&](const ir::Instr& d, const ir::Block&) {
     if (d.op != ir::Op::Dot || !layouts_[d.dst].mma || !d.has_acc || !directly_in(*in.body, &d)) return;
@@ -194,10 +220,21 @@ void Emitter::wait_full_stage(Pipeline& p) {
 void Emitter::release_previous_stage(const Pipeline& p) {
   // wait_group retired the previous iteration's groups, the last readers
   // of its stage: each warp hands it back once its own wait has passed.
-  const std::string S = std::to_string(p.stages);
+  const std::string S = std::to_string(p.stages), back = "(" + p.stage_var + " + " + std::to_string(p.stages - 1) + ") % " + S;
   open("if (" + after_first_iteration(p) + " && (tid & 31) == 0)");
-  line("ts_mbar_arrive(" + empty_barrier_of(p, "(" + p.stage_var + " + " + std::to_string(p.stages - 1) + ") % " + S) +
-       ");");
+  line("ts_mbar_arrive(" + empty_barrier_of(p, back) + ");");
+  close();
+  // Thread 0 refills it with the iteration stages - 1 on, once every warp
+  // handed it back (issue_tma's wait on its empty barrier).
+  const ir::Instr& loop = *p.loop;
+  open("");
+  line("const int64_t ts_next = it" + std::to_string(loop.dst) + " + " + std::to_string(p.stages - 1) + " * (int64_t)" +
+       name(loop.args[2]) + ";");
+  open("if (" + loop_runs(loop, "ts_next") + ")");
+  AtIteration at(*this, p, "(" + reg_type(loop.dst) + ")ts_next");
+  line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + back + ") * " + std::to_string(p.stage_bytes) + ";");
+  issue_tma(p, back, /*refill=*/true);
+  close();
   close();
 }
 
@@ -205,7 +242,7 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
   const ir::Block& body = *in.body;
   const std::string it = "it" + std::to_string(in.dst);
   const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
-  const std::string S = std::to_string(p.stages), L = std::to_string(p.tma_lead);
+  const std::string S = std::to_string(p.stages);
   const std::string consumers = std::to_string(threads_);
   // The producer's own layouts: 128 threads, the operands in runs.
   const std::vector<TileLayout> layouts = layouts_;
@@ -240,50 +277,58 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
     }
   }
   p.stage_var = "ts_st" + std::to_string(in.dst);
-  p.empty_phase_var = "ts_eph" + std::to_string(in.dst);
+  const int W = p.small_ahead;
+  const bool small = !p.prefetched.empty();
   line("int " + p.stage_var + " = 0;");
   line("int ts_j = 0;  // the iteration's index");
-  line("unsigned " + p.empty_phase_var + " = 0;");
+  // The small loads' registers: pf<reg> for the iteration small_ahead on
+  // (written into its stage this iteration), pf<reg>_1 for the one after.
   for (const ir::Instr* ld : p.prefetched)
-    line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
-  // Prologue: the first iteration's small loads in stage 0, the second's
-  // read; the copies of the first tma_lead iterations (no stage held
-  // anything yet).
-  if (!p.prefetched.empty()) {
-    open("if (" + loop_runs(in, lo) + ")");
-    prefetch_loads(p, "(" + reg_type(in.dst) + ")" + lo);
-    write_small_loads(p, "0");
-    line("const int64_t ts_second = " + lo + " + " + step + ";");
-    open("if (" + loop_runs(in, "ts_second") + ")");
-    prefetch_loads(p, "(" + reg_type(in.dst) + ")ts_second");
-    close();
-    close();
-  }
-  for (int t = 0; t < p.tma_lead; ++t) {
-    const std::string value = t == 0 ? lo : "(" + lo + " + " + std::to_string(t) + " * " + step + ")";
+    for (const char* suffix : {"", "_1"})
+      line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + suffix + "[" +
+           std::to_string(layouts_[ld->dst].slots) + "];");
+  auto iteration = [&](const std::string& base, int t) {
+    return t == 0 ? base : "(" + base + " + " + std::to_string(t) + " * " + step + ")";
+  };
+  auto read_into = [&](const std::string& value, const std::string& suffix) {
     open("if (" + loop_runs(in, value) + ")");
-    {
-      AtIteration at(*this, p, "(" + reg_type(in.dst) + ")" + value);
-      line("unsigned char* const ts_stage = ts_smem + ts_pipe + " + std::to_string(t) + " * " +
-           std::to_string(p.stage_bytes) + ";");
-      issue_tma(p, std::to_string(t), /*refill=*/false);
-    }
+    prefetch_loads(p, "(" + reg_type(in.dst) + ")" + value, suffix);
     close();
+  };
+  // A stage's small loads from pf<reg>, and this thread's arrival on its barrier.
+  auto write_small = [&](const std::string& stage) {
+    write_small_loads(p, stage);
+    line("ts_mbar_arrive(" + small_barrier_of(p, stage) + ");");
+  };
+  if (small) {
+    // Prologue: the first small_ahead iterations' small loads into their
+    // stages, and the next two read.
+    for (int t = 0; t < W; ++t) {
+      open("if (" + loop_runs(in, iteration(lo, t)) + ")");
+      prefetch_loads(p, "(" + reg_type(in.dst) + ")" + iteration(lo, t));
+      write_small(std::to_string(t));
+      close();
+    }
+    read_into(iteration(lo, W), "");
+    read_into(iteration(lo, W + 1), "_1");
   }
-  line("ts_warpgroup_sync();");
 
   open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
   declared_[in.dst] = true;
   line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  const std::string use = "(ts_j / " + S + ")";  // the stage's use this iteration: 0, 1, ...
+  if (small)
+    line("ts_mbar_wait(" + small_barrier_of(p, p.stage_var) + ", " + use + " & 1);");
   Pipeline* outer = active_;
   active_ = &p;
   p.published = true;  // its small loads read this stage's regions
   role_ = Role::producer;
   block(body);
   role_ = Role::all;
-  // The operands into the stage: free since its thread 0 waited for the
-  // consumers' release before arming its copies (tma_lead iterations ago),
-  // and the warpgroup barriers since.
+  // The operands into the stage, once the consumers handed it back.
+  open("if (ts_j >= " + S + ")");
+  line("ts_mbar_wait(" + empty_barrier_of(p, p.stage_var) + ", (" + use + " - 1) & 1);");
+  close();
   const std::string stage = "ts_smem + ts_pipe + " + p.stage_var + " * " + std::to_string(p.stage_bytes);
   for (const auto& [x, offset] : p.reg_operands) {
     bool is_a = false;
@@ -294,33 +339,18 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
     wgmma_from_registers(p, x, is_a, "ts_x");
     close();
   }
-  if (!p.prefetched.empty()) {
-    // The next iteration's small loads into its stage, behind this
-    // iteration's warpgroup barrier.
-    open("if (" + loop_runs(in, it + " + " + step) + ")");
-    write_small_loads(p, "(" + p.stage_var + " + 1) % " + S);
-    close();
-  }
   line("ts_fence_proxy_async();");
   line("ts_mbar_arrive(" + barrier_of(p, p.stage_var) + ");");
-  open("");
-  line("const int64_t ts_next = " + it + " + " + L + " * " + step + ";");
-  open("if (" + loop_runs(in, "ts_next") + ")");
-  {
-    AtIteration at(*this, p, "(" + reg_type(in.dst) + ")ts_next");
-    const std::string target = "(" + p.stage_var + " + " + L + ") % " + S;
-    line("unsigned char* const ts_stage = ts_smem + ts_pipe + (" + target + ") * " + std::to_string(p.stage_bytes) + ";");
-    issue_tma(p, target, /*refill=*/true, "ts_j + " + L + " >= " + S);
-  }
-  close();
-  close();
-  line("ts_warpgroup_sync();");
-  if (!p.prefetched.empty()) {
-    open("");
-    line("const int64_t ts_after = " + it + " + 2 * " + step + ";");
-    open("if (" + loop_runs(in, "ts_after") + ")");
-    prefetch_loads(p, "(" + reg_type(in.dst) + ")ts_after");
-    close();
+  if (small) {
+    // The small loads of the iteration small_ahead on into its stage; the
+    // registers move up, and the next ones are read.
+    open("if (" + loop_runs(in, iteration(it, W)) + ")");
+    write_small("(" + p.stage_var + " + " + std::to_string(W) + ") % " + S);
+    for (const ir::Instr* ld : p.prefetched) {
+      const std::string r = std::to_string(ld->dst);
+      for_slots(layouts_[ld->dst].slots, [&](const std::string& sl) { line("pf" + r + "[" + sl + "] = pf" + r + "_1[" + sl + "];"); });
+    }
+    read_into(iteration(it, W + 2), "_1");
     close();
   }
   line(p.stage_var + " = " + p.stage_var + " + 1 == " + S + " ? 0 : " + p.stage_var + " + 1;");

@@ -40,7 +40,7 @@ size_t count(const std::string& s, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("warp specialization: E4's producer writes X, fences it and arrives; the consumers wait, run wgmma and hand the stage back",
+TEST_CASE("warp specialization: E4's producer waits for its small loads, writes X, fences it and arrives; the consumers wait, run wgmma, hand the stage back and refill it",
           "[gpu][codegen]") {
   const auto ir = dot_cases::case_ir(e4_rows_at(128, 128, 32, 2, 3));
   const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, e4_specialized_at(128, 4));
@@ -49,46 +49,64 @@ TEST_CASE("warp specialization: E4's producer writes X, fences it and arrives; t
   CHECK(has(k.source, "__launch_bounds__(384)"));
   const std::string body = body_of(k.source);
   // Full barriers: 128 producer arrivals and the copies' arming one; empty
-  // barriers: the 8 consumer warps.
+  // barriers: the 8 consumer warps; small-loads barriers: the producer's 128.
   const std::string setup = body.substr(0, body.find("if (tid >= 256) {"));
   CHECK(count(setup, ", 129);") == 4);
   CHECK(count(setup, "106528) + (0), 8);") == 1);
+  CHECK(count(setup, "106560) + (3), 128);") == 1);
   const std::string producer = between(body, "if (tid >= 256) {", "return;");
   REQUIRE_FALSE(producer.empty());
   CHECK(has(producer, "const int tid = threadIdx.x - 256;"));
+  // Nothing makes a producer warp wait for another but the data it reads:
+  // no block or warpgroup barrier; the copies are the consumers'.
   CHECK_FALSE(has(producer, "__syncthreads"));
+  CHECK_FALSE(has(producer, "ts_warpgroup_sync"));
   CHECK_FALSE(has(producer, "ts_wgmma"));
+  CHECK_FALSE(has(producer, "ts_tma_load"));
   const std::string loop = producer.substr(producer.find("for (int64_t it"));
-  // X stored, then fenced for the async proxy, then the arrival that fills
-  // the stage; the copies two iterations ahead once the stage came back
-  // (thread 0's wait on its empty barrier, after its first use), then the
-  // warpgroup barrier that publishes the next iteration's small loads.
-  const size_t store = loop.find("ts_st_shared16(ts_x"), fence = loop.find("ts_fence_proxy_async();"),
-               arrive = loop.find("ts_mbar_arrive("), empty_wait = loop.find("if (ts_j + 2 >= 4)"),
-               expect = loop.find("ts_mbar_expect_tx("), sync = loop.find("ts_warpgroup_sync();");
-  REQUIRE(store != std::string::npos);
+  // This stage's small loads waited for before X is computed from them; X
+  // stored once the consumers handed the stage back, fenced for the async
+  // proxy, then the arrival that fills the stage; then the small loads of
+  // the iteration two on into their stage, and their arrival.
+  const size_t small_wait = loop.find("ts_mbar_wait(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106560) + (ts_st66)"),
+               dequant = loop.find("ts_u23_to_f32("),
+               empty_wait = loop.find("ts_mbar_wait(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106528) + (ts_st66)"),
+               store = loop.find("ts_st_shared16(ts_x"), fence = loop.find("ts_fence_proxy_async();"),
+               arrive = loop.find("ts_mbar_arrive(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106496) + (ts_st66));"),
+               small_write = loop.find("((ts_st66 + 2) % 4) * 26624 + 24576)"),
+               small_arrive = loop.find("ts_mbar_arrive(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106560) + ((ts_st66 + 2) % 4));");
+  REQUIRE(small_wait != std::string::npos);
+  REQUIRE(small_arrive != std::string::npos);
+  CHECK(small_wait < dequant);
+  CHECK(dequant < empty_wait);
+  CHECK(empty_wait < store);
   CHECK(store < fence);
   CHECK(fence < arrive);
-  CHECK(arrive < empty_wait);
-  CHECK(empty_wait < expect);
-  CHECK(expect < sync);
-  CHECK(has(loop, "ts_mbar_wait(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106528) + (ts_s)"));
-  // The consumers: no X, no copies, no block barrier inside the loop; the
-  // full stage's wait before the first wgmma, the previous stage handed
-  // back by each warp after the wait that retires its groups.
+  CHECK(arrive < small_write);
+  CHECK(small_write < small_arrive);
+  CHECK(has(loop, "if (ts_j >= 4) {"));
+  // The consumers: no X, no block barrier inside the loop; the full
+  // stage's wait before the first wgmma, the previous stage handed back by
+  // each warp after the wait that retires its groups, then refilled by
+  // thread 0 once every warp did (its wait on the empty barrier).
   const std::string consumer = between(body, "return;", "} else {");
   const std::string cloop = between(consumer, "for (int64_t it", "ts_wgmma_wait0();");
   REQUIRE_FALSE(cloop.empty());
   CHECK_FALSE(has(cloop, "ts_st_shared16"));
-  CHECK_FALSE(has(cloop, "ts_tma_load"));
   CHECK_FALSE(has(cloop, "__syncthreads"));
   const size_t full = cloop.find("ts_mbar_wait("), first_dot = cloop.find("ts_wgmma_bf16_n128_tt("),
-               wait = cloop.find("ts_wgmma_wait<2>();"), release = cloop.find("ts_mbar_arrive(");
+               wait = cloop.find("ts_wgmma_wait<2>();"), release = cloop.find("ts_mbar_arrive("),
+               refill_wait = cloop.find("ts_mbar_wait(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106528) + (ts_s)"),
+               refill = cloop.find("ts_tma_load_2d(");
   REQUIRE(full != std::string::npos);
+  REQUIRE(refill != std::string::npos);
   CHECK(full < first_dot);
   CHECK(first_dot < wait);
   CHECK(wait < release);
+  CHECK(release < refill_wait);
+  CHECK(refill_wait < refill);
   CHECK(has(cloop, "if (it66 != (int64_t)r21 && (tid & 31) == 0) {"));
+  CHECK(has(cloop, "const int64_t ts_next = it66 + 3 * (int64_t)r65;"));
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(tl::gpu::cp_async_form(k).source, k.name, tl::gpu::CompileOptions{}, ""));
 }
