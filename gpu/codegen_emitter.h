@@ -373,6 +373,11 @@ class Emitter {
   void wait_full_stage(Pipeline& p);
   void release_previous_stage(const Pipeline& p);
   std::string small_barrier_of(const Pipeline& p, const std::string& stage) const;
+  // The producer's pf<reg> registers of 16-bit loads hold their bits in a
+  // 32-bit register each (uint32_t), written back as the value: as 16-bit
+  // values NVCC packed two into one register, with a PRMT right after each
+  // load that waited for it (the load's whole latency, every iteration).
+  bool pf_wide_ = false;
   // Whether `in`, directly in the specialized loop's body, is emitted by
   // the role being emitted (role_).
   bool in_role(const ir::Instr& in) const;

@@ -310,11 +310,17 @@ void Emitter::write_small_loads(const Pipeline& p, const std::string& stage) {
     const std::string guard = l.scalar ? "tid == 0" : owner_guard(l);  // each element written once
     uses_tid_ = true;
     if (!guard.empty()) open("if (" + guard + ")");
+    // Held widened (pf_wide_): the 16 bits back as the value.
+    auto value = [&](const std::string& s) {
+      const std::string v = "pf" + std::to_string(r) + "[" + s + "]";
+      if (!pf_wide_ || !is_half(type(r).dtype)) return v;
+      return std::string(type(r).dtype == DType::bf16 ? "__ushort_as_bfloat16" : "__ushort_as_half") + "((unsigned short)" + v + ")";
+    };
     if (l.scalar)
-      line("ts_small" + std::to_string(r) + "[0] = pf" + std::to_string(r) + "[0];");
+      line("ts_small" + std::to_string(r) + "[0] = " + value("0") + ";");
     else
       for_slots(l.slots, [&](const std::string& s) {
-        line("ts_small" + std::to_string(r) + "[" + element(l, s) + "] = pf" + std::to_string(r) + "[" + s + "];");
+        line("ts_small" + std::to_string(r) + "[" + element(l, s) + "] = " + value(s) + ";");
       });
     if (!guard.empty()) close();
   }
@@ -341,6 +347,8 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value, const 
       std::string read = "*(" + ptr + ")";
       if (d == DType::i1) read = "(" + read + " != 0)";
       if (mask >= 0) read = "(" + value_of(mask) + ") ? " + read + " : " + (other >= 0 ? value_of(other) : constant_literal(d, 0, 0.0));
+      if (pf_wide_ && is_half(d))  // the 16 bits in a register of their own (pf_wide_)
+        read = std::string(d == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(") + read + ")";
       line("pf" + std::to_string(r) + suffix + "[" + slot + "] = " + read + ";");
       // The line stays warm for the reloads even where the read is dead
       // (ts_prefetch_l1); through the stages, nothing reloads.

@@ -283,10 +283,11 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
   line("int ts_j = 0;  // the iteration's index");
   // The small loads' registers: pf<reg> for the iteration small_ahead on
   // (written into its stage this iteration), pf<reg>_1 for the one after.
+  pf_wide_ = true;
   for (const ir::Instr* ld : p.prefetched)
     for (const char* suffix : {"", "_1"})
-      line(reg_type(ld->dst) + " pf" + std::to_string(ld->dst) + suffix + "[" +
-           std::to_string(layouts_[ld->dst].slots) + "];");
+      line((is_half(type(ld->dst).dtype) ? std::string("uint32_t") : reg_type(ld->dst)) + " pf" + std::to_string(ld->dst) +
+           suffix + "[" + std::to_string(layouts_[ld->dst].slots) + "];");
   auto iteration = [&](const std::string& base, int t) {
     return t == 0 ? base : "(" + base + " + " + std::to_string(t) + " * " + step + ")";
   };
@@ -361,6 +362,7 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
   // A block barrier in the producer's code would wait for the consumers,
   // which never reach it: such a loop is lowered without the roles.
   const std::string text = body_.str().substr(text_before.size());
+  pf_wide_ = false;
   threads_ = threads;
   layouts_ = layouts;
   declared_ = declared;
