@@ -32,6 +32,14 @@ log "verify: exit $? $(grep -E '^e4_rows_k100864 |verif|error' "$OUT/verify.log"
 ab_rounds "$CFG" "--variant 5 --stages 4" "--variant 5 --stages 4 --warp-specialize" "--variant 5 --stages 3 --warp-specialize" \
   "--variant 4 --stages 4 --warp-specialize" "--variant 6 --stages 4 --warp-specialize"
 fi
+if [ "${OTHERS:-0}" = 1 ]; then
+  # The prelude's changes (the mbarrier wait's suspend hint, the exponent
+  # in a register) reach every TMA kernel: p11 at its tuned form (0.361 ms before).
+  for other in "p11 --variant 1 --warps 8 --wgmma --tma --stages 4"; do
+    timeout 120 "$TS" bench --gpu --case $other >> "$OUT/others.log" 2>&1
+    log "$other: exit $? $(grep -E "^${other%% *} " "$OUT/others.log" | tail -1)"
+  done
+fi
 if [ "${NCU:-0}" = 1 ]; then
   ncu_source_profile e4_ws e4_weight_grad_rows "SpeedOfLight WarpStateStats SchedulerStats SourceCounters" \
     bench --gpu --case $CFG --variant 5 --stages 4 --warp-specialize --runs 100 --warmup 1

@@ -344,11 +344,17 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value, const 
       const std::vector<std::string> c = element_coordinates(l, shape, slot);
       auto value_of = [&](int a) { return *remat(a, type(a).shape.empty() ? std::vector<std::string>{} : c, 0); };
       const std::string ptr = value_of(ld->args[0]);
-      std::string read = "*(" + ptr + ")";
+      // pf_wide_: a 16-bit value's bits in a 32-bit register of their own.
+      const bool wide = pf_wide_ && is_half(d);
+      auto bits = [&](const std::string& v) {
+        return "(uint32_t)" + std::string(d == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(") + v + ")";
+      };
+      std::string read = wide ? "ts_load_bits16(" + ptr + ")" : "*(" + ptr + ")";
       if (d == DType::i1) read = "(" + read + " != 0)";
-      if (mask >= 0) read = "(" + value_of(mask) + ") ? " + read + " : " + (other >= 0 ? value_of(other) : constant_literal(d, 0, 0.0));
-      if (pf_wide_ && is_half(d))  // the 16 bits in a register of their own (pf_wide_)
-        read = std::string(d == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(") + read + ")";
+      if (mask >= 0) {
+        const std::string fill = other >= 0 ? value_of(other) : constant_literal(d, 0, 0.0);
+        read = "(" + value_of(mask) + ") ? " + read + " : " + (wide ? bits(fill) : fill);
+      }
       line("pf" + std::to_string(r) + suffix + "[" + slot + "] = " + read + ";");
       // The line stays warm for the reloads even where the read is dead
       // (ts_prefetch_l1); through the stages, nothing reloads.

@@ -372,12 +372,16 @@ TS_INLINE void ts_mbar_inval(uint64_t* bar) {
 TS_INLINE void ts_mbar_expect_tx(uint64_t* bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(ts_smem_addr(bar)), "r"(bytes) : "memory");
 }
+// A thread whose phase is not complete is suspended until it completes
+// (or the hint's 10 ms pass) rather than retrying at the system's own short
+// limit: a warp-specialized kernel's waiting warps spun ~10 times an
+// iteration, issue slots their scheduler's working warp lost.
 TS_INLINE void ts_mbar_wait(uint64_t* bar, unsigned parity) {
   const unsigned a = ts_smem_addr(bar);
   unsigned done = 0;
   do {
-    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
-                 : "=r"(done) : "r"(a), "r"(parity) : "memory");
+    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\nselp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done) : "r"(a), "r"(parity), "r"(10000000u) : "memory");
   } while (!done);
 }
 // One arrival (release: this thread's reads of the stage come first).
@@ -514,6 +518,22 @@ TS_INLINE void ts_prefetch_l1(const void* p) {
   (void)p;
 #endif
 }
+// The 16 bits at `p` in a 32-bit register, zero-extended by the load itself
+// (ld.u16 into a .b32 register): the warp-specialized producer's small
+// loads, kept in flight across iterations. Read as unsigned short and
+// widened, NVCC masked the value right after the load (LOP3 & 0xffff),
+// which waited for it (bench/RESULTS.md, twentieth round).
+TS_INLINE uint32_t ts_load_bits16(const void* p) {
+#ifdef __CUDA_ARCH__
+  uint32_t v;
+  asm volatile("ld.u16 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+#else
+  unsigned short v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#endif
+}
 // Two 16-bit values, lo first in memory, as one fragment word.
 TS_INLINE uint32_t ts_pack2(unsigned short lo, unsigned short hi) { return (uint32_t)lo | ((uint32_t)hi << 16); }
 #ifndef TS_NO_16BIT
@@ -526,7 +546,18 @@ TS_INLINE uint32_t ts_pack2_f16_rn(float lo, float hi) { return ts_bitcast<uint3
 // An i32 known to lie in [0, 2^23) as f32, exactly, without the conversion
 // unit (a quarter-rate pipe): below 2^23's exponent its bits read 2^23 + x,
 // and the subtraction is exact.
-TS_INLINE float ts_u23_to_f32(int32_t x) { return ts_bitcast<float>(x | 0x4B000000) - 8388608.0f; }
+// The exponent's bits come from a register (an opaque move NVVM hoists out
+// of loops), so that ptxas folds E4's mask and this OR into one LOP3 (it
+// takes one immediate only): one instruction a value fewer.
+TS_INLINE float ts_u23_to_f32(int32_t x) {
+#ifdef __CUDA_ARCH__
+  int32_t exponent;
+  asm("mov.b32 %0, 0x4B000000;" : "=r"(exponent));
+  return ts_bitcast<float>(x | exponent) - 8388608.0f;
+#else
+  return ts_bitcast<float>(x | 0x4B000000) - 8388608.0f;
+#endif
+}
 
 // A read the compiler may neither drop nor move (CodegenOptions::every_load):
 // a volatile access of the same bytes, whatever the element type.
