@@ -30,7 +30,7 @@ sass_check e4_ws e4_rows --bench e4_rows_k100864 --variant 5 --warps 8 --wgmma -
 timeout 240 "$TS" bench --gpu --case $CFG --variant 5 --stages 4 --warp-specialize --verify > "$OUT/verify.log" 2>&1
 log "verify: exit $? $(grep -E '^e4_rows_k100864 |verif|error' "$OUT/verify.log" | tr '\n' ' ')"
 ab_rounds "$CFG" "--variant 5 --stages 4" "--variant 5 --stages 4 --warp-specialize" "--variant 5 --stages 3 --warp-specialize" \
-  "--variant 4 --stages 4 --warp-specialize" "--variant 6 --stages 4 --warp-specialize"
+  "--variant 7 --stages 4 --warp-specialize" "--variant 7 --stages 3 --warp-specialize" "--variant 7 --stages 4"
 fi
 if [ "${OTHERS:-0}" = 1 ]; then
   # The prelude's changes (the mbarrier wait's suspend hint, the exponent

@@ -167,6 +167,10 @@ class Emitter {
   std::string elementwise_expr(const ir::Instr& in, const std::vector<std::string>& args) const;
   // Whether i32 register r is known to lie in [0, limit) (a cast's fast path).
   bool nonneg_below(int r, int64_t limit) const;
+  // A cast i32 -> f32 of `x & mask` (mask a constant below 2^23, through
+  // copies and reshapes of one layout): x's register and the mask, for one
+  // lop3 with the exponent's bits (ts_u23_mask_to_f32).
+  std::optional<std::pair<int, int64_t>> masked_u23(const ir::Instr& cast) const;
   // codegen_math.cpp: erf, log1p, expm1, rint, round, pow, umulhi.
   std::string math_expr(const ir::Instr& in, DType d, const std::vector<std::string>& args) const;
 

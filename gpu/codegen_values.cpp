@@ -281,6 +281,30 @@ bool Emitter::nonneg_below(int r, int64_t limit) const {
   return false;
 }
 
+std::optional<std::pair<int, int64_t>> Emitter::masked_u23(const ir::Instr& cast) const {
+  if (cast.op != ir::Op::Cast || type(cast.args[0]).dtype != DType::i32 || type(cast.dst).dtype != DType::f32)
+    return std::nullopt;
+  int r = cast.args[0];
+  const TileLayout& l = layouts_[r];
+  for (int depth = 0; depth < 8 && def_count_[r] == 1 && def_of_[r] && layouts_[r] == l; ++depth) {
+    const ir::Instr& in = *def_of_[r];
+    if (in.op == ir::Op::Copy || in.op == ir::Op::Reshape) {
+      r = in.args[0];
+      continue;
+    }
+    if (in.op != ir::Op::And) return std::nullopt;
+    for (int i = 0; i < 2; ++i) {
+      const int x = in.args[i], m = in.args[1 - i];
+      std::optional<TensorMapSpec::Value> v = launch_value(m);
+      if (v && v->param < 0 && v->constant >= 0 && v->constant < (int64_t{1} << 23) && layouts_[x] == l &&
+          type(x).shape == type(r).shape)
+        return std::pair{x, v->constant};
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::string Emitter::elementwise_expr(const ir::Instr& in, const std::vector<std::string>& args) const {
   using ir::Op;
   const DType d = type(in.args[0]).dtype;  // operand dtype (Where: the condition's)
@@ -312,6 +336,12 @@ std::string Emitter::elementwise_expr(const ir::Instr& in, const std::vector<std
 
 void Emitter::elementwise(const ir::Instr& in) {
   if (in.op == ir::Op::Copy && in.dst == in.args[0]) return;
+  if (const auto m = masked_u23(in); m && !converted_.count(in.args[0])) {  // E4's codes: (word >> shift) & 3
+    assign(in.dst, [&](const std::string& s) {
+      return "ts_u23_mask_to_f32(" + at(m->first, s) + ", " + std::to_string(m->second) + "u)";
+    });
+    return;
+  }
   assign(in.dst, [&](const std::string& s) {
     std::vector<std::string> args;
     for (int a : in.args) args.push_back(at(a, s));

@@ -212,7 +212,7 @@ void Emitter::consumer_loop(const ir::Instr& in, Pipeline& p) {
 void Emitter::wait_full_stage(Pipeline& p) {
   // The producer's operand stores were fenced for the async proxy before
   // their arrivals; the TMA unit's bytes count on the same barrier.
-  line("ts_mbar_wait(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
+  line("ts_mbar_wait_sleep(" + barrier_of(p, p.stage_var) + ", (" + p.phase_var + " >> " + p.stage_var + ") & 1u);");
   line(p.phase_var + " ^= 1u << " + p.stage_var + ";");
   p.published = true;
 }

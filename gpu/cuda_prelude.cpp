@@ -372,11 +372,21 @@ TS_INLINE void ts_mbar_inval(uint64_t* bar) {
 TS_INLINE void ts_mbar_expect_tx(uint64_t* bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(ts_smem_addr(bar)), "r"(bytes) : "memory");
 }
-// A thread whose phase is not complete is suspended until it completes
-// (or the hint's 10 ms pass) rather than retrying at the system's own short
-// limit: a warp-specialized kernel's waiting warps spun ~10 times an
-// iteration, issue slots their scheduler's working warp lost.
 TS_INLINE void ts_mbar_wait(uint64_t* bar, unsigned parity) {
+  const unsigned a = ts_smem_addr(bar);
+  unsigned done = 0;
+  do {
+    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done) : "r"(a), "r"(parity) : "memory");
+  } while (!done);
+}
+// The same for a thread that may wait long (a warp-specialized kernel's
+// consumers, waiting for the producer): suspended until the phase completes
+// (or the hint's 10 ms pass) rather than retrying at the system's own short
+// limit. Spinning, they retried ~10 times an iteration, issue slots the
+// producer warp of their scheduler lost; every wait so, the plain E4 form
+// ran 3 % slower (bench/RESULTS.md, twentieth round).
+TS_INLINE void ts_mbar_wait_sleep(uint64_t* bar, unsigned parity) {
   const unsigned a = ts_smem_addr(bar);
   unsigned done = 0;
   do {
@@ -546,16 +556,18 @@ TS_INLINE uint32_t ts_pack2_f16_rn(float lo, float hi) { return ts_bitcast<uint3
 // An i32 known to lie in [0, 2^23) as f32, exactly, without the conversion
 // unit (a quarter-rate pipe): below 2^23's exponent its bits read 2^23 + x,
 // and the subtraction is exact.
-// The exponent's bits come from a register (an opaque move NVVM hoists out
-// of loops), so that ptxas folds E4's mask and this OR into one LOP3 (it
-// takes one immediate only): one instruction a value fewer.
-TS_INLINE float ts_u23_to_f32(int32_t x) {
+TS_INLINE float ts_u23_to_f32(int32_t x) { return ts_bitcast<float>(x | 0x4B000000) - 8388608.0f; }
+// The same of x & mask (mask < 2^23): the mask and the exponent's OR in one
+// lop3 ((a & b) | c), which ptxas keeps as one LOP3 (left to itself it
+// emitted two: E4's `& 3` and the OR, 32 instructions an iteration of the
+// warp-specialized producer).
+TS_INLINE float ts_u23_mask_to_f32(int32_t x, uint32_t mask) {
 #ifdef __CUDA_ARCH__
-  int32_t exponent;
-  asm("mov.b32 %0, 0x4B000000;" : "=r"(exponent));
-  return ts_bitcast<float>(x | exponent) - 8388608.0f;
+  uint32_t bits;
+  asm("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(bits) : "r"(x), "r"(mask), "r"(0x4B000000u));
+  return ts_bitcast<float>(bits) - 8388608.0f;
 #else
-  return ts_bitcast<float>(x | 0x4B000000) - 8388608.0f;
+  return ts_bitcast<float>((static_cast<uint32_t>(x) & mask) | 0x4B000000u) - 8388608.0f;
 #endif
 }
 

@@ -57,6 +57,8 @@ inline void ts_mbar_wait(uint64_t* bar, unsigned parity) {
     emu_hand_over(*emu_block, emu_block->current);
   }
 }
+// A waiter's suspend hint changes nothing here.
+inline void ts_mbar_wait_sleep(uint64_t* bar, unsigned parity) { ts_mbar_wait(bar, parity); }
 // One box of the tensor `map` describes (words: base, cols, rows, row
 // stride in bytes, box cols and rows, element bytes, 128-byte swizzle,
 // batches, batch stride in bytes: 0 for a 2-D map) at ts_smem offset

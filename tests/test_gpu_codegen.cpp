@@ -109,15 +109,18 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
     CHECK(has(src, "fmaf(-truncf("));
     CHECK_FALSE(has(src, "fmodf("));
   }
-  SECTION("an i32 known to lie in [0, 2^23) goes to f32 without the conversion unit; any other by (float)") {
+  SECTION("an i32 known to lie in [0, 2^23) goes to f32 without the conversion unit, its mask in the same lop3; any other by (float)") {
     std::string src = cuda_of(+[](tl::Ptr x, tl::Ptr z) {
       auto i = tl::arange(0, 64);
       auto v = tl::load(x + i);
       tl::store(z + i, (v & 3).to(tl::f32) + (v & (1 << 23)).to(tl::f32) + (v & -4).to(tl::f32) + v.to(tl::f32));
     }, {a, of});
     size_t exact = 0;
-    for (size_t at = src.find("= ts_u23_to_f32(r"); at != std::string::npos; at = src.find("= ts_u23_to_f32(r", at + 1)) ++exact;
+    for (size_t at = src.find("= ts_u23_mask_to_f32(r"); at != std::string::npos; at = src.find("= ts_u23_mask_to_f32(r", at + 1))
+      ++exact;
     CHECK(exact == 1);  // v & 3 only: 2^23 itself and v & -4 may be out of range
+    CHECK(has(src, ", 3u);"));
+    CHECK_FALSE(has(src, "= ts_u23_to_f32(r"));
     CHECK(has(src, "= (float)r"));
   }
   SECTION("loops keep Python's range semantics") {

@@ -69,7 +69,7 @@ TEST_CASE("warp specialization: E4's producer waits for its small loads, writes 
   // proxy, then the arrival that fills the stage; then the small loads of
   // the iteration two on into their stage, and their arrival.
   const size_t small_wait = loop.find("ts_mbar_wait(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106560) + (ts_st66)"),
-               dequant = loop.find("ts_u23_to_f32("),
+               dequant = loop.find("ts_u23_mask_to_f32("),
                empty_wait = loop.find("ts_mbar_wait(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106528) + (ts_st66)"),
                store = loop.find("ts_st_shared16(ts_x"), fence = loop.find("ts_fence_proxy_async();"),
                arrive = loop.find("ts_mbar_arrive(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106496) + (ts_st66));"),
@@ -86,7 +86,7 @@ TEST_CASE("warp specialization: E4's producer waits for its small loads, writes 
   CHECK(small_write < small_arrive);
   CHECK(has(loop, "if (ts_j >= 4) {"));
   // The consumers: no X, no block barrier inside the loop; the full
-  // stage's wait before the first wgmma, the previous stage handed back by
+  // stage's wait (suspended until the producer fills it) before the first wgmma, the previous stage handed back by
   // each warp after the wait that retires its groups, then refilled by
   // thread 0 once every warp did (its wait on the empty barrier).
   const std::string consumer = between(body, "return;", "} else {");
@@ -94,7 +94,7 @@ TEST_CASE("warp specialization: E4's producer waits for its small loads, writes 
   REQUIRE_FALSE(cloop.empty());
   CHECK_FALSE(has(cloop, "ts_st_shared16"));
   CHECK_FALSE(has(cloop, "__syncthreads"));
-  const size_t full = cloop.find("ts_mbar_wait("), first_dot = cloop.find("ts_wgmma_bf16_n128_tt("),
+  const size_t full = cloop.find("ts_mbar_wait_sleep("), first_dot = cloop.find("ts_wgmma_bf16_n128_tt("),
                wait = cloop.find("ts_wgmma_wait<2>();"), release = cloop.find("ts_mbar_arrive("),
                refill_wait = cloop.find("ts_mbar_wait(reinterpret_cast<uint64_t*>(ts_smem + ts_pipe + 106528) + (ts_s)"),
                refill = cloop.find("ts_tma_load_2d(");

@@ -43,7 +43,7 @@ TEST_CASE("wgmma: E4's bf16 dot reads dY M-major and the dequantized X from the 
   // (one paired conversion per word), and the 2-bit codes to f32 without
   // the conversion unit.
   CHECK(has(body, "ts_st_shared16(sb + (tid >> 3) * 256 + 64 + (tid & 7) * 8, ts_pack2_bf16_rn(r"));
-  CHECK(has(body, "= ts_u23_to_f32(r"));
+  CHECK(has(body, "= ts_u23_mask_to_f32(r"));
   CHECK(has(body, "(ts_i) / 64 * 2048 + (ts_o) * 64 + ((((ts_i) % 64) / 8) ^ ((ts_o) & 7)) * 8;"));
   CHECK(body.find("ts_fence_proxy_async();") > body.find("ts_st_shared16(sb"));
   CHECK(has(body, "ts_wgmma_wait<1>();"));
