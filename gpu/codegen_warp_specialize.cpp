@@ -96,9 +96,35 @@ void Emitter::plan_warp_specialization() {
     if (in.dst < 0 || !producer[in.dst]) return;  // a value of those loads the consumers would need
     from_loads[in.dst] = 1;
   }
+  // The consumers' ops: what the dots, the loop-carried values and anything
+  // used after the loop are computed from, back to the staged tiles and the
+  // operands the dots read from the stage (the rest of the body would be
+  // dead code in their loop: NVRTC's time).
+  std::vector<char> used_outside(n, 0), consumer(n, 0);
+  ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
+    if (directly_in(body, &in)) return;
+    for (int a : in.args) used_outside[a] = 1;
+  });
+  work.clear();
+  for (const ir::Instr& in : body.instrs) {
+    if (in.dst < 0) continue;
+    // (A loop-carried register is defined before the loop too: def_count 2.)
+    if (in.op == ir::Op::Dot || def_count_[in.dst] != 1 || used_outside[in.dst]) work.push_back(in.dst);
+  }
+  while (!work.empty()) {
+    const int r = work.back();
+    work.pop_back();
+    if (consumer[r] || !p.in_body[r] || skipped_[r]) continue;
+    consumer[r] = 1;
+    if (from_loads[r]) return;  // the consumers would need a value of the producer's loads
+    const ir::Instr* d = def_of_[r];
+    for (size_t i = 0; d && i < d->args.size(); ++i)
+      if (!(d->op == ir::Op::Dot && i < 2 && p.reg_operands.count(d->args[i]))) work.push_back(d->args[i]);
+  }
   p.specialized = true;
   p.producer = std::move(producer);
   p.producer_only = std::move(from_loads);
+  p.consumer = std::move(consumer);
   // A stage's small loads are written while the producer's threads may
   // still read the one `small_ahead` iterations back: at most half the
   // stages ahead, so that the readers of the stage written (stages -
@@ -118,7 +144,7 @@ std::string Emitter::small_barrier_of(const Pipeline& p, const std::string& stag
 bool Emitter::in_role(const ir::Instr& in) const {
   if (role_ == Role::all || !active_ || !directly_in(*active_->loop->body, &in)) return true;
   if (role_ == Role::producer) return in.dst >= 0 && active_->producer[in.dst];
-  return !(in.dst >= 0 && active_->producer_only[in.dst]);
+  return in.dst >= 0 && active_->consumer[in.dst];
 }
 
 void Emitter::specialized_loop(const ir::Instr& in, Pipeline& p) {
