@@ -157,16 +157,15 @@ struct Pipeline {
   // producer warpgroup computes the operands staged from registers, from
   // the ops in `producer` (per register), its small loads written into
   // the stages `small_ahead` iterations ahead; the consumer warps run the
-  // ops in `consumer` (the dots and what they need; never one of
-  // `producer_only`, what comes from the producer's loads) and their thread
-  // 0 issues the TMA copies. Each stage's full barrier counts the producer's
+  // ops in `consumer` (the dots and what they need, never a value of the
+  // producer's loads) and their thread 0 issues the TMA copies. Each stage's full barrier counts the producer's
   // 128 threads and the copies' arming thread; its empty barrier, one
   // arrival from each consumer warp; its small-loads barrier (at
   // small_offset + 8 * stage), the producer's 128 threads.
   bool specialized = false;
   int small_ahead = 1;
   int64_t small_offset = 0;
-  std::vector<char> producer, producer_only, consumer;
+  std::vector<char> producer, consumer;
   int64_t empty_offset = 0;
   std::string empty_phase_var;
 };

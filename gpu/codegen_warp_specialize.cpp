@@ -81,8 +81,8 @@ void Emitter::plan_warp_specialization() {
     producer[r] = 1;
     for (int a : def_of_[r]->args) work.push_back(a);
   }
-  // What comes from the producer's loads only the operands need: the
-  // consumers skip it, and the dots read those operands from the stage.
+  // What comes from the producer's loads: only the operands may need it
+  // (the dots read them from the stage), never a consumer's op.
   std::vector<char> from_loads(n, 0);
   for (const ir::Instr& in : body.instrs) {
     if (in.op == ir::Op::For || in.op == ir::Op::If || in.op == ir::Op::While) return;
@@ -123,7 +123,6 @@ void Emitter::plan_warp_specialization() {
   }
   p.specialized = true;
   p.producer = std::move(producer);
-  p.producer_only = std::move(from_loads);
   p.consumer = std::move(consumer);
   // A stage's small loads are written while the producer's threads may
   // still read the one `small_ahead` iterations back: at most half the

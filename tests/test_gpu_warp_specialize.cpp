@@ -40,7 +40,7 @@ size_t count(const std::string& s, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("warp specialization: E4's producer waits for its small loads, writes X, fences it and arrives; the consumers wait, run wgmma, hand the stage back and refill it",
+TEST_CASE("warp specialization: E4's producer waits for its small loads, writes X, fences it and arrives, and the consumers wait, run wgmma, hand the stage back and refill it",
           "[gpu][codegen]") {
   const auto ir = dot_cases::case_ir(e4_rows_at(128, 128, 32, 2, 3));
   const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, e4_specialized_at(128, 4));
