@@ -182,20 +182,8 @@ void Emitter::for_loop(const ir::Instr& in) {
     // waits only for its mbarrier.
     if (p->written_transposed()) line("__syncthreads();");
   }
-  if (p && p->wgmma_async) {
-    // The accumulators' starting values are opaque here: else NVVM sinks
-    // their zeros into the path that skips the loop, and ptxas, seeing
-    // accumulator registers written by other instructions while groups
-    // may be in flight, serializes every wgmma (its warning C7515; E4's
-    // 16-bit dots, bench/RESULTS.md, eleventh round).
-    ir::for_each_instr(*in.body, [&](const ir::Instr& d, const ir::Block&) {
-      if (d.op != ir::Op::Dot || !layouts_[d.dst].mma || !d.has_acc || !directly_in(*in.body, &d)) return;
-      fence_operands(d.args[2]);
-    });
-  }
-  open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
-  declared_[in.dst] = true;
-  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  if (p && p->wgmma_async) fence_loop_accumulators(in);
+  open_range_loop(in);
   Pipeline* outer = active_;
   active_ = p;
   if (p) {
@@ -238,6 +226,26 @@ void Emitter::for_loop(const ir::Instr& in) {
     }
     line("__syncthreads();");
   }
+}
+
+void Emitter::open_range_loop(const ir::Instr& in) {
+  const std::string it = "it" + std::to_string(in.dst);
+  open("for (int64_t " + it + " = (int64_t)" + name(in.args[0]) + "; " + loop_runs(in, it) + "; " + it + " += (int64_t)" +
+       name(in.args[2]) + ")");
+  declared_[in.dst] = true;
+  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+}
+
+void Emitter::fence_loop_accumulators(const ir::Instr& loop) {
+  // The accumulators' starting values are opaque here: else NVVM sinks
+  // their zeros into the path that skips the loop, and ptxas, seeing
+  // accumulator registers written by other instructions while groups may
+  // be in flight, serializes every wgmma (its warning C7515; E4's 16-bit
+  // dots, bench/RESULTS.md, eleventh round).
+  ir::for_each_instr(*loop.body, [&](const ir::Instr& d, const ir::Block&) {
+    if (d.op != ir::Op::Dot || !layouts_[d.dst].mma || !d.has_acc || !directly_in(*loop.body, &d)) return;
+    fence_operands(d.args[2]);
+  });
 }
 
 void Emitter::if_block(const ir::Instr& in) {

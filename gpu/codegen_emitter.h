@@ -108,6 +108,11 @@ class Emitter {
   void interleaved_body();
   void instr(const ir::Instr& in);
   void for_loop(const ir::Instr& in);
+  // The `for` of range loop `in` (Python's range semantics, as the
+  // interpreter's), its loop variable defined inside.
+  void open_range_loop(const ir::Instr& in);
+  // A loop with wgmma groups in flight: its dots' accumulators opaque before it.
+  void fence_loop_accumulators(const ir::Instr& loop);
   void if_block(const ir::Instr& in);
   void while_loop(const ir::Instr& in);
   void comment(const ir::Instr& in);

@@ -208,14 +208,8 @@ void Emitter::consumer_loop(const ir::Instr& in, Pipeline& p) {
     issue_tma(p, std::to_string(t), /*refill=*/false);
     close();
   }
-  // As for_loop's groups in flight: the accumulators' starting values opaque.
-  ir::for_each_instr(*in.body, [&](const ir::Instr& d, const ir::Block&) {
-    if (d.op != ir::Op::Dot || !layouts_[d.dst].mma || !d.has_acc || !directly_in(*in.body, &d)) return;
-    fence_operands(d.args[2]);
-  });
-  open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
-  declared_[in.dst] = true;
-  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  fence_loop_accumulators(in);
+  open_range_loop(in);
   Pipeline* outer = active_;
   active_ = &p;
   p.published = false;
@@ -339,9 +333,7 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
     read_into(iteration(lo, W + 1), "_1");
   }
 
-  open("for (int64_t " + it + " = " + lo + "; " + loop_runs(in, it) + "; " + it + " += " + step + ")");
-  declared_[in.dst] = true;
-  line(const_type(in.dst) + " " + name(in.dst) + " = (" + reg_type(in.dst) + ")" + it + ";");
+  open_range_loop(in);
   const std::string use = "(ts_j / " + S + ")";  // the stage's use this iteration: 0, 1, ...
   if (small)
     line("ts_mbar_wait(" + small_barrier_of(p, p.stage_var) + ", " + use + " & 1);");
