@@ -237,6 +237,16 @@ TEST_CASE("cli: bench --groups-waited is refused without --warps and --wgmma (th
   check_usage_error("bench --gpu --case p11 --warps 8 --groups-waited", "--groups-waited needs --warps and --wgmma");
 }
 
+TEST_CASE("cli: compile --warp-specialize prints a producer warpgroup's kernel, and needs --wgmma --tma") {
+  Outcome v = run_cli("compile e4_rows --cuda --bench e4_rows_k100864 --variant 7 --warps 8 --wgmma --tma --warp-specialize");
+  INFO(v.out);
+  CHECK(v.status == 0);
+  CHECK(contains(v.out, "384 threads per program (8 warps and a producer warpgroup)"));
+  CHECK(contains(v.out, "const int tid = threadIdx.x - 256;"));
+  check_usage_error("compile e4_rows --cuda --wgmma --warp-specialize", "--warp-specialize needs --wgmma --tma");
+  check_usage_error("bench --gpu --case e4_rows --warp-specialize", "--warp-specialize needs --warps, --wgmma and --tma");
+}
+
 TEST_CASE("cli: bench --copies-first is refused without --warps and --wgmma (the tuner tries both orders)") {
   check_usage_error("bench --gpu --case e4_rows --copies-first", "--copies-first needs --warps and --wgmma");
   check_usage_error("bench --gpu --case e4_rows --warps 8 --copies-first", "--copies-first needs --warps and --wgmma");
