@@ -10,4 +10,9 @@ namespace tl::gpu {
 
 const std::string& cuda_prelude();
 
+namespace detail {
+// Its tensor-core and asynchronous-copy helpers (cuda_prelude_async.cpp).
+const char* cuda_prelude_async();
+}  // namespace detail
+
 }  // namespace tl::gpu
