@@ -71,6 +71,12 @@ std::vector<int64_t> row_major_strides(const ir::Shape& s);
 bool is_elementwise(ir::Op op);
 // f16 or bf16: computed in float, and their CUDA types need their headers.
 inline bool is_half(DType d) { return d == DType::f16 || d == DType::bf16; }
+// A 16-bit float's bits as an unsigned short, and back: the CUDA call to
+// open with (the caller adds the operand and the closing parenthesis).
+inline std::string half_as_bits_call(DType d) { return d == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort("; }
+inline std::string half_from_bits_call(DType d) {
+  return d == DType::bf16 ? "__ushort_as_bfloat16((unsigned short)" : "__ushort_as_half((unsigned short)";
+}
 // Whether a reduction of a `rank`-D tile of `d` takes the shuffle tree
 // (reduce_tree): over the last axis, with a combine whose order does not
 // change the result; else it walks the axis in order (reduce_serial).
@@ -172,6 +178,8 @@ class Emitter {
   std::string elementwise_expr(const ir::Instr& in, const std::vector<std::string>& args) const;
   // Whether i32 register r is known to lie in [0, limit) (a cast's fast path).
   bool nonneg_below(int r, int64_t limit) const;
+  // Register r's value where it is a constant in [0, limit) (every element).
+  std::optional<int64_t> small_constant(int r, int64_t limit) const;
   // A cast i32 -> f32 of `x & mask` (mask a constant below 2^23, through
   // copies and reshapes of one layout): x's register and the mask, for one
   // lop3 with the exponent's bits (ts_u23_mask_to_f32).

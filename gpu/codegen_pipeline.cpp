@@ -314,7 +314,7 @@ void Emitter::write_small_loads(const Pipeline& p, const std::string& stage) {
     auto value = [&](const std::string& s) {
       const std::string v = "pf" + std::to_string(r) + "[" + s + "]";
       if (!pf_wide_ || !is_half(type(r).dtype)) return v;
-      return std::string(type(r).dtype == DType::bf16 ? "__ushort_as_bfloat16" : "__ushort_as_half") + "((unsigned short)" + v + ")";
+      return half_from_bits_call(type(r).dtype) + v + ")";
     };
     if (l.scalar)
       line("ts_small" + std::to_string(r) + "[0] = " + value("0") + ";");
@@ -346,14 +346,11 @@ void Emitter::prefetch_loads(const Pipeline& p, const std::string& value, const 
       const std::string ptr = value_of(ld->args[0]);
       // pf_wide_: a 16-bit value's bits in a 32-bit register of their own.
       const bool wide = pf_wide_ && is_half(d);
-      auto bits = [&](const std::string& v) {
-        return "(uint32_t)" + std::string(d == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(") + v + ")";
-      };
       std::string read = wide ? "ts_load_bits16(" + ptr + ")" : "*(" + ptr + ")";
       if (d == DType::i1) read = "(" + read + " != 0)";
       if (mask >= 0) {
         const std::string fill = other >= 0 ? value_of(other) : constant_literal(d, 0, 0.0);
-        read = "(" + value_of(mask) + ") ? " + read + " : " + (wide ? bits(fill) : fill);
+        read = "(" + value_of(mask) + ") ? " + read + " : " + (wide ? "(uint32_t)" + half_as_bits_call(d) + fill + ")" : fill);
       }
       line("pf" + std::to_string(r) + suffix + "[" + slot + "] = " + read + ";");
       // The line stays warm for the reloads even where the read is dead

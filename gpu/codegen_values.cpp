@@ -259,6 +259,12 @@ std::string Emitter::cast_expr(DType from, DType to, const std::string& x) {
   return narrow(to, f);
 }
 
+std::optional<int64_t> Emitter::small_constant(int r, int64_t limit) const {
+  const std::optional<TensorMapSpec::Value> v = launch_value(r);
+  if (!v || v->param >= 0 || v->constant < 0 || v->constant >= limit) return std::nullopt;
+  return v->constant;
+}
+
 // Whether every element of i32 register r is known to lie in [0, limit):
 // r is a constant there, or an `and` with one, through copies, broadcasts
 // and reshapes (E4's codes: (word >> shift) & 3).
@@ -270,12 +276,8 @@ bool Emitter::nonneg_below(int r, int64_t limit) const {
       r = in.args[0];
       continue;
     }
-    auto small = [&](int c) {
-      std::optional<TensorMapSpec::Value> v = launch_value(c);
-      return v && v->param < 0 && v->constant >= 0 && v->constant < limit;
-    };
-    if (in.op == ir::Op::Const) return small(r);
-    if (in.op == ir::Op::And) return small(in.args[0]) || small(in.args[1]);
+    if (in.op == ir::Op::Const) return small_constant(r, limit).has_value();
+    if (in.op == ir::Op::And) return small_constant(in.args[0], limit) || small_constant(in.args[1], limit);
     return false;
   }
   return false;
@@ -294,11 +296,9 @@ std::optional<std::pair<int, int64_t>> Emitter::masked_u23(const ir::Instr& cast
     }
     if (in.op != ir::Op::And) return std::nullopt;
     for (int i = 0; i < 2; ++i) {
-      const int x = in.args[i], m = in.args[1 - i];
-      std::optional<TensorMapSpec::Value> v = launch_value(m);
-      if (v && v->param < 0 && v->constant >= 0 && v->constant < (int64_t{1} << 23) && layouts_[x] == l &&
-          type(x).shape == type(r).shape)
-        return std::pair{x, v->constant};
+      const int x = in.args[i];
+      const std::optional<int64_t> mask = small_constant(in.args[1 - i], int64_t{1} << 23);
+      if (mask && layouts_[x] == l && type(x).shape == type(r).shape) return std::pair{x, *mask};
     }
     return std::nullopt;
   }

@@ -173,15 +173,12 @@ void Emitter::specialized_loop(const ir::Instr& in, Pipeline& p) {
   // the threads still running (a finished one no longer does).
   line("return;");
   close();
-  // The body's registers are declared again by each form of the loop.
-  auto forget_body = [&] {
-    for (size_t r = 0; r < declared_.size(); ++r)
-      if (p.in_body[r]) declared_[r] = false;
-  };
   open("if (ts_tma_ok)");
   consumer_loop(in, p);
   open_else();
-  forget_body();
+  // The body's registers are declared again by the loop's other form.
+  for (size_t r = 0; r < declared_.size(); ++r)
+    if (p.in_body[r]) declared_[r] = false;
   p.specialized = false;  // the plain loop, in the consumers: its cp.async form
   for_loop(in);
   p.specialized = true;
@@ -189,7 +186,6 @@ void Emitter::specialized_loop(const ir::Instr& in, Pipeline& p) {
 }
 
 void Emitter::consumer_loop(const ir::Instr& in, Pipeline& p) {
-  const std::string it = "it" + std::to_string(in.dst);
   const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
   p.stage_var = "ts_st" + std::to_string(in.dst);
   p.phase_var = "ts_ph" + std::to_string(in.dst);
@@ -271,7 +267,7 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
   assign_layouts();
   for (const auto& [x, offset] : p.reg_operands)
     if (p.reg_n_major.count(x)) vectorize_register_operand(p, x);
-  const std::string text_before = body_.str();
+  const std::streamoff text_before = body_.tellp();
 
   line("const int tid = threadIdx.x - " + consumers + ";  // in the producer warpgroup");
   line("TS_ASSUME(tid >= 0 && tid < 128);");
@@ -378,7 +374,7 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
 
   // A block barrier in the producer's code would wait for the consumers,
   // which never reach it: such a loop is lowered without the roles.
-  const std::string text = body_.str().substr(text_before.size());
+  const std::string text = body_.str().substr(static_cast<size_t>(text_before));
   pf_wide_ = false;
   threads_ = threads;
   layouts_ = layouts;

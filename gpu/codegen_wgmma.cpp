@@ -186,7 +186,7 @@ std::string Emitter::packed_pair(int x, const std::string& lo, const std::string
       return std::string(type(x).dtype == DType::bf16 ? "ts_pack2_bf16_rn(" : "ts_pack2_f16_rn(") + at(from, lo) + ", " +
              at(from, hi) + ")";
   }
-  const std::string bits = type(x).dtype == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
+  const std::string bits = half_as_bits_call(type(x).dtype);
   return "ts_pack2(" + bits + at(x, lo) + "), " + bits + at(x, hi) + "))";
 }
 
@@ -200,7 +200,7 @@ std::string Emitter::packed_pair(int x, const std::string& lo, const std::string
 void Emitter::wgmma_from_registers(const Pipeline& p, int x, bool is_a, const std::string& var) {
   const ir::Shape& xs = type(x).shape;
   const int64_t K = is_a ? xs[1] : xs[0];
-  const std::string as_bits = type(x).dtype == DType::bf16 ? "__bfloat16_as_ushort(" : "__half_as_ushort(";
+  const std::string as_bits = half_as_bits_call(type(x).dtype);
   const TileLayout l = layout(x);
   uses_tid_ = true;
   // Slots first .. first + 7 as the four words of one 16-byte store.
