@@ -94,4 +94,12 @@ std::vector<long long> parse_int_list(const std::string& text, const std::string
   return out;
 }
 
+int producer_warpgroups(const Args& args, bool warp_specialize) {
+  if (!args.value("producer-warpgroups")) return 1;
+  if (!warp_specialize) throw UsageError("--producer-warpgroups needs --warp-specialize");
+  const long long n = args.int_value("producer-warpgroups", 1);
+  if (n != 1 && n != 2) throw UsageError("--producer-warpgroups must be 1 or 2, got " + std::to_string(n));
+  return static_cast<int>(n);
+}
+
 }  // namespace cli

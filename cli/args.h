@@ -45,5 +45,8 @@ class Args {
 std::string format_options(const std::vector<OptionSpec>& specs);
 // Parses "1,2,3" into integers; UsageError naming `what` on bad input.
 std::vector<long long> parse_int_list(const std::string& text, const std::string& what);
+// --producer-warpgroups N (compile --cuda and bench): 1 or 2, and only with
+// --warp-specialize; 1 without the option.
+int producer_warpgroups(const Args& args, bool warp_specialize);
 
 }  // namespace cli

@@ -86,6 +86,7 @@ int cmd_bench(const Args& args) {
     if (!opt.codegen.tma) throw UsageError("--warp-specialize needs --warps, --wgmma and --tma (the producer issues TMA copies)");
     opt.codegen.warp_specialize = true;
   }
+  opt.codegen.producer_warpgroups = producer_warpgroups(args, opt.codegen.warp_specialize);
   if (args.flag("cluster")) {
     if (!opt.codegen.tma) throw UsageError("--cluster needs --warps, --wgmma and --tma (the autotuner tries clusters itself)");
     opt.codegen.cluster_multicast = true;

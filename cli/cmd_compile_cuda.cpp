@@ -27,6 +27,7 @@ int print_cuda(const tl::ir::Kernel& k, const Args& args) {
   opt.wgmma_b_tma = !args.flag("no-b-tma");
   opt.warp_specialize = args.flag("warp-specialize");
   if (opt.warp_specialize && !opt.tma) throw UsageError("--warp-specialize needs --wgmma --tma (the producer issues TMA copies)");
+  opt.producer_warpgroups = producer_warpgroups(args, opt.warp_specialize);
   if (opt.cluster_multicast && !opt.tma) throw UsageError("--cluster needs --wgmma --tma (clusters share TMA copies)");
   try {
     std::fputs(tl::gpu::lower_to_cuda(k, opt).c_str(), stdout);

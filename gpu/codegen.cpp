@@ -154,13 +154,19 @@ Emitter::Emitter(const ir::Kernel& k, const CodegenOptions& opt)
     throw CodegenError("persistent_interleave must be 1 or 2, got " + std::to_string(opt.persistent_interleave));
   if (opt.persistent_interleave == 2 && !opt.persistent())
     throw CodegenError("interleaving two programs needs a persistent kernel (persistent_grid)");
+  if (opt.producer_warpgroups != 1 && opt.producer_warpgroups != 2)
+    throw CodegenError("producer_warpgroups must be 1 or 2, got " + std::to_string(opt.producer_warpgroups));
   def_of_.assign(k.regs.size(), nullptr);
+  use_count_.assign(k.regs.size(), 0);
   int64_t order = 0;
   ir::for_each_instr(k.body, [&](const ir::Instr& in, const ir::Block& b) {
     if (in.dst >= 0) {
       ++def_count_[in.dst];
       def_of_[in.dst] = &in;  // the last, if several
     }
+    for (int a : in.args) ++use_count_[a];
+    for (int y : in.yields) ++use_count_[y];
+    if (in.cond_reg >= 0) ++use_count_[in.cond_reg];
     position_[&in] = {&b, order};
     if (in.op == ir::Op::Store || ir::is_atomic(in.op)) writes_.push_back(order);
     ++order;
@@ -201,8 +207,10 @@ std::string Emitter::num_programs_expr(int axis) const {
 }
 
 std::string Emitter::signature() const {
-  std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(block_threads()) + ") " +
-                  function_name() + "(";
+  // setmaxnreg (CodegenOptions::producer_warpgroups) needs ptxas to know
+  // the registers at entry: one block an SM says 65536 / threads.
+  const std::string bounds = std::to_string(block_threads()) + (specialized_any_ && opt_.producer_warpgroups > 1 ? ", 1" : "");
+  std::string s = "extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + function_name() + "(";
   bool first = true;
   for (size_t i = 0; i < k_.params.size(); ++i) {
     const ir::Param& p = k_.params[i];
@@ -262,7 +270,7 @@ LoweredKernel Emitter::run() {
   src << wgmma_helpers() << transposed_stage_helpers();
   src << "\n"
       << "// Kernel " << k_.name << ": " << block_threads() << " threads per program (" << opt_.num_warps
-      << " warps" << (specialized_any_ ? " and a producer warpgroup" : "") << "), " << smem_bytes_
+      << " warps" << (!specialized_any_ ? "" : opt_.producer_warpgroups > 1 ? " and two producer warpgroups" : " and a producer warpgroup") << "), " << smem_bytes_
       << " bytes of shared memory.\n"
       << signature() << " {\n";
   if (smem_bytes_ > 0)

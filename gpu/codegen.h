@@ -164,6 +164,15 @@ struct CodegenOptions {
   // (bench/RESULTS.md, twentieth round). Off by default: the bench's tuner
   // tries it (wgmma variant 6), as `--warp-specialize` does.
   bool warp_specialize = false;
+  // With warp_specialize: the producer's warpgroups, 1 or 2. One producer
+  // warp a scheduler is latency-bound on E4's dequantization (bench/
+  // RESULTS.md, twentieth round); with two, each computes half the operand.
+  // At 8 consumer warps the block's 512 threads would cap every thread at
+  // 128 registers, below the consumers' two 128 x 128 accumulators: the
+  // producers give registers back (setmaxnreg.dec) and the consumers take
+  // them (setmaxnreg.inc), `__launch_bounds__(threads, 1)` telling ptxas
+  // the registers at entry.
+  int producer_warpgroups = 1;
   // Staged f32 operands of tf32 dots are cut to tf32 in shared memory by a
   // pass before the barrier (ts_tf32 on every element). Off, the default:
   // the tensor cores read them as they landed, and mma.sync and wgmma both

@@ -403,7 +403,8 @@ class Emitter {
   bool specialized_any_ = false;
   // The block's threads: the consumers' threads_, and a producer warpgroup
   // with warp specialization.
-  int block_threads() const { return threads_ + (specialized_any_ ? 128 : 0); }
+  int block_threads() const { return threads_ + (specialized_any_ ? producer_threads() : 0); }
+  int producer_threads() const { return 128 * opt_.producer_warpgroups; }
   // Whether staged tile s has 64 columns a warpgroup of whole warpgroups
   // (each warpgroup's C^T rows of B^T: written_transposed, decoupled).
   bool sixty_four_columns_a_warpgroup(const StagedLoad& s) const {
@@ -559,6 +560,7 @@ class Emitter {
   int indent_ = 1;
   std::vector<int> def_count_;
   std::vector<const ir::Instr*> def_of_;  // each register's defining instruction (the last, if several)
+  std::vector<int> use_count_;            // operands reading each register (an atomic's old value: often none)
   std::vector<bool> declared_;
   std::vector<TileLayout> layouts_;            // each register's layout (assign_layouts)
   // Operands converted for the current instruction: the copy's name and

@@ -149,23 +149,30 @@ bool Emitter::in_role(const ir::Instr& in) const {
 void Emitter::specialized_loop(const ir::Instr& in, Pipeline& p) {
   used_pipeline_ = true;
   uses_tid_ = true;
-  const std::string T = std::to_string(threads_);
-  // Full barriers: the producer's 128 arrivals and the copies' arming one
-  // (with their bytes); empty barriers: one arrival from each consumer
-  // warp; small-loads barriers: the producer's 128 arrivals.
+  const std::string T = std::to_string(threads_), P = std::to_string(producer_threads());
+  // Full barriers: the producer threads' arrivals and the copies' arming
+  // one (with their bytes); empty barriers: one arrival from each consumer
+  // warp; small-loads barriers: the producer threads' arrivals.
   open("if (ts_tma_ok)");
   open("if (tid == 0)");
-  for (int s = 0; s < p.stages; ++s) line("ts_mbar_init(" + barrier_of(p, std::to_string(s)) + ", 129);");
+  for (int s = 0; s < p.stages; ++s)
+    line("ts_mbar_init(" + barrier_of(p, std::to_string(s)) + ", " + std::to_string(producer_threads() + 1) + ");");
   for (int s = 0; s < p.stages; ++s)
     line("ts_mbar_init(" + empty_barrier_of(p, std::to_string(s)) + ", " + std::to_string(p.empty_arrivals) + ");");
   if (!p.prefetched.empty())
-    for (int s = 0; s < p.stages; ++s) line("ts_mbar_init(" + small_barrier_of(p, std::to_string(s)) + ", 128);");
+    for (int s = 0; s < p.stages; ++s) line("ts_mbar_init(" + small_barrier_of(p, std::to_string(s)) + ", " + P + ");");
   line("ts_mbar_fence_init();");
   close();
   line("__syncthreads();");
   close();
   if (opt_.comments) line("// The producer warpgroup: the operands computed in registers, and the copies.");
+  // Two producer warpgroups: 65536 registers over the block's threads at
+  // entry; the producers keep `keep` a thread, the consumers take the rest.
+  const int keep = 72, entry = 65536 / block_threads() / 8 * 8;
+  const int take = std::min(256, (entry * block_threads() - keep * producer_threads()) / threads_ / 8 * 8);
+  const bool setmaxnreg = opt_.producer_warpgroups > 1;
   open("if (tid >= " + T + ")");
+  if (setmaxnreg) line("ts_setmaxnreg_dec<" + std::to_string(keep) + ">();");
   open("if (ts_tma_ok)");
   producer_loop(in, p);
   close();
@@ -173,6 +180,7 @@ void Emitter::specialized_loop(const ir::Instr& in, Pipeline& p) {
   // the threads still running (a finished one no longer does).
   line("return;");
   close();
+  if (setmaxnreg) line("ts_setmaxnreg_inc<" + std::to_string(take) + ">();");
   open("if (ts_tma_ok)");
   consumer_loop(in, p);
   open_else();
@@ -259,18 +267,18 @@ void Emitter::producer_loop(const ir::Instr& in, Pipeline& p) {
   const std::string lo = "(int64_t)" + name(in.args[0]), step = "(int64_t)" + name(in.args[2]);
   const std::string S = std::to_string(p.stages);
   const std::string consumers = std::to_string(threads_);
-  // The producer's own layouts: 128 threads, the operands in runs.
+  // The producer's own layouts: its threads, the operands in runs.
   const std::vector<TileLayout> layouts = layouts_;
   const std::vector<bool> declared = declared_;
   const int threads = threads_;
-  threads_ = 128;
+  threads_ = producer_threads();
   assign_layouts();
   for (const auto& [x, offset] : p.reg_operands)
     if (p.reg_n_major.count(x)) vectorize_register_operand(p, x);
   const std::streamoff text_before = body_.tellp();
 
-  line("const int tid = threadIdx.x - " + consumers + ";  // in the producer warpgroup");
-  line("TS_ASSUME(tid >= 0 && tid < 128);");
+  line("const int tid = threadIdx.x - " + consumers + ";  // among the producer threads");
+  line("TS_ASSUME(tid >= 0 && tid < " + std::to_string(threads_) + ");");
   // The tiles it needs from before the loop, again in its layouts (0-d
   // values are the same in every thread: the ones above serve).
   std::vector<char> need(k_.regs.size(), 0);

@@ -131,6 +131,11 @@ TS_INLINE void ts_mbar_wait_sleep(uint64_t* bar, unsigned parity) {
                  : "=r"(done) : "r"(a), "r"(parity), "r"(10000000u) : "memory");
   } while (!done);
 }
+// This warpgroup's registers a thread from here on (a multiple of 8, 24 to
+// 256): fewer for a producer warpgroup, more for the consumers, which wait
+// until the producers gave theirs back (CodegenOptions::producer_warpgroups).
+template <int N> TS_INLINE void ts_setmaxnreg_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N)); }
+template <int N> TS_INLINE void ts_setmaxnreg_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N)); }
 // One arrival (release: this thread's reads of the stage come first).
 TS_INLINE void ts_mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(ts_smem_addr(bar)) : "memory");

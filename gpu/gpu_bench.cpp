@@ -198,6 +198,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   r.config.decoupled = lowered.decoupled > 0 && r.config.tma;
   r.config.b_tma = lowered.b_tma > 0 && r.config.tma;
   r.config.warp_specialized = lowered.warp_specialized > 0 && r.config.tma;
+  r.config.producer_warpgroups = r.config.warp_specialized ? opt.codegen.producer_warpgroups : 0;
   launch(d, k, grid, kargs[0]);
   r.config.clusters = kargs[0].clusters();
   synchronize(d, lowered.name);
@@ -335,21 +336,24 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
       // ran 3 % faster so at BN 128, 11 % slower at BN 64; elsewhere the
       // kernel is 1's and is skipped); 6 as 3 warp-specialized (a producer
       // warpgroup: CodegenOptions::warp_specialize; where the loop has no
-      // operand computed in registers, the kernel is 3's and is skipped).
+      // operand computed in registers, the kernel is 3's and is skipped); 7
+      // as 6 with two producer warpgroups (CodegenOptions::
+      // producer_warpgroups: each computes half the operand).
       // Not clusters (`--cluster`): 4-8 % slower than single programs on p11
       // (bench/RESULTS.md, thirteenth round; 1.6-2.2x before its fix of
       // their barriers' semantics).
       for (int wg : !dots || !opt.tune_wgmma ? std::vector<int>{0}
-                    : wgmma_only             ? std::vector<int>{1, 2, 3, 4, 5, 6}
-                                             : std::vector<int>{0, 1, 2, 3, 4, 5, 6})
+                    : wgmma_only             ? std::vector<int>{1, 2, 3, 4, 5, 6, 7}
+                                             : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7})
         for (int s : stages)
           for (int w : wgmma_only ? std::vector<int>{8} : warps) {
             BenchOptions o = opt;
             o.codegen.wgmma = wg > 0;
-            o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5 || wg == 6;
+            o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5 || wg >= 6;
             o.codegen.wgmma_copies_after_dots = wg != 5;
             o.codegen.tma = wg >= 3;
-            o.codegen.warp_specialize = wg == 6;
+            o.codegen.warp_specialize = wg >= 6;
+            o.codegen.producer_warpgroups = wg == 7 ? 2 : 1;
             o.measure_compile = false;
             // Enough runs to rank the variants; the winner runs again in full.
             o.runs = std::min(opt.runs, 30);
@@ -445,7 +449,7 @@ std::string BenchConfig::str() const {
   if (b_in_stage) s += ", B^T written into the stage";
   if (decoupled) s += ", warpgroups decoupled";
   if (b_tma) s += ", B by TMA";
-  if (warp_specialized) s += ", warp-specialized";
+  if (warp_specialized) s += producer_warpgroups > 1 ? ", warp-specialized (two producer warpgroups)" : ", warp-specialized";
   if (!blocks.empty()) s += ", " + blocks;
   return s;
 }
@@ -557,7 +561,7 @@ std::string bench_json(const std::vector<BenchResult>& results, const Ceilings& 
                 {"nvrtc_s", r.nvrtc_s},            {"cache_hit_s", r.cache_hit_s}});
       auto config = [](const BenchConfig& b) {
         return nlohmann::json{{"warps", b.warps},           {"stages", b.stages},
-                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"dot_pairs", b.dot_pairs}, {"copies_behind_dots", b.copies_behind_dots}, {"b_in_stage", b.b_in_stage}, {"decoupled", b.decoupled}, {"b_tma", b.b_tma}, {"warp_specialized", b.warp_specialized},
+                              {"persistent", b.persistent}, {"interleave", b.interleave}, {"launch_blocks", b.launch_blocks}, {"wgmma", b.wgmma}, {"wgmma_in_flight", b.wgmma_in_flight}, {"tma", b.tma}, {"clusters", b.clusters}, {"dot_pairs", b.dot_pairs}, {"copies_behind_dots", b.copies_behind_dots}, {"b_in_stage", b.b_in_stage}, {"decoupled", b.decoupled}, {"b_tma", b.b_tma}, {"warp_specialized", b.warp_specialized}, {"producer_warpgroups", b.producer_warpgroups},
                               {"blocks", b.blocks}};
       };
       c["config"] = config(r.config);

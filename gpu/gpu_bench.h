@@ -66,6 +66,7 @@ struct BenchConfig {
   bool decoupled = false;       // its warpgroups decoupled (CodegenOptions::wgmma_decoupled; the TMA path ran)
   bool b_tma = false;           // a C^T dot's B by TMA (CodegenOptions::wgmma_b_tma; the TMA path ran)
   bool warp_specialized = false;  // a producer warpgroup (CodegenOptions::warp_specialize; the TMA path ran)
+  int producer_warpgroups = 0;    // with warp_specialized: 1 or 2 (CodegenOptions::producer_warpgroups)
   int64_t launch_blocks = 0;    // blocks launched (the logical grid's count unless persistent)
   std::string blocks;           // the block sizes, "BM=64, BN=64, ..."
   std::string str() const;      // "warps 8, stages auto, BM=64, ..." (one line)

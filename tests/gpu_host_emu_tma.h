@@ -15,32 +15,46 @@
 // rows, element bytes, 128-byte swizzle, batches, batch stride in bytes),
 // a box copied at once when issued,
 // and mbarriers as one arrival count and a byte count per phase.
+// An mbarrier's 8 bytes: its arrival count and the arrivals pending (up
+// to 2^13 - 1 each: a block's threads and the copies' arming), the phase's
+// parity, then the bytes expected and not yet landed.
 struct EmuMbarrier {
-  uint8_t count, pending, parity, unused;
+  uint32_t count, pending, parity;
   int32_t tx;
 };
-static_assert(sizeof(EmuMbarrier) == 8);
 inline EmuMbarrier emu_mbar_read(const uint64_t* bar) {
+  uint32_t word;
   EmuMbarrier m;
-  std::memcpy(&m, bar, 8);
+  std::memcpy(&word, bar, 4);
+  std::memcpy(&m.tx, reinterpret_cast<const char*>(bar) + 4, 4);
+  m.count = word & 0x1fff;
+  m.pending = (word >> 13) & 0x1fff;
+  m.parity = word >> 26 & 1;
   return m;
+}
+inline void emu_mbar_write(uint64_t* bar, const EmuMbarrier& m) {
+  const uint32_t word = m.count | m.pending << 13 | m.parity << 26;
+  std::memcpy(bar, &word, 4);
+  std::memcpy(reinterpret_cast<char*>(bar) + 4, &m.tx, 4);
 }
 // `arrivals` arrive and the byte count moves by `tx` (+ expected, - landed);
 // with no arrival and no byte left pending the phase completes.
 inline void emu_mbar_update(uint64_t* bar, int arrivals, int32_t tx) {
   EmuMbarrier m = emu_mbar_read(bar);
-  m.pending = static_cast<uint8_t>(m.pending - arrivals);
+  m.pending = (m.pending - arrivals) & 0x1fff;
   m.tx += tx;
   if (m.pending == 0 && m.tx == 0) {
     m.parity ^= 1;
     m.pending = m.count;
   }
-  std::memcpy(bar, &m, 8);
+  emu_mbar_write(bar, m);
 }
 inline void ts_mbar_init(uint64_t* bar, unsigned count) {
-  EmuMbarrier m{};
-  m.count = m.pending = static_cast<uint8_t>(count);
-  std::memcpy(bar, &m, 8);
+  if (count == 0 || count > 0x1fff) {
+    std::fprintf(stderr, "emulation: an mbarrier's count %u is out of the emulator's range\n", count);
+    std::abort();
+  }
+  emu_mbar_write(bar, EmuMbarrier{count, count, 0, 0});
 }
 inline void ts_mbar_fence_init() {}
 inline void ts_mbar_inval(uint64_t* bar) { std::memset(bar, 0, 8); }
@@ -59,6 +73,9 @@ inline void ts_mbar_wait(uint64_t* bar, unsigned parity) {
 }
 // A waiter's suspend hint changes nothing here.
 inline void ts_mbar_wait_sleep(uint64_t* bar, unsigned parity) { ts_mbar_wait(bar, parity); }
+// Registers are the host's: setmaxnreg changes nothing here.
+template <int N> void ts_setmaxnreg_dec() {}
+template <int N> void ts_setmaxnreg_inc() {}
 // One box of the tensor `map` describes (words: base, cols, rows, row
 // stride in bytes, box cols and rows, element bytes, 128-byte swizzle,
 // batches, batch stride in bytes: 0 for a 2-D map) at ts_smem offset

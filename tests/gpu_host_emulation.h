@@ -44,7 +44,7 @@
 #define __global__
 #define __device__
 #define __forceinline__ inline
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __shared__
 #define __align__(n)
 
@@ -79,6 +79,12 @@ T ts_atomic_add(T* p, T v) {
   else if constexpr (std::is_integral_v<T>) *p = static_cast<T>(static_cast<std::make_unsigned_t<T>>(old) + static_cast<std::make_unsigned_t<T>>(v));
   else *p = old + v;
   return old;
+}
+
+// An add whose old value the kernel never reads (PTX red): the same add.
+template <int SEM, int SCOPE, class T>
+void ts_red_add(T* p, T v) {
+  ts_atomic_add<SEM, SCOPE>(p, v);
 }
 
 // The other atomics (issue 15), under the same lock, as the interpreter

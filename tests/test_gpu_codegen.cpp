@@ -74,15 +74,23 @@ TEST_CASE("generated CUDA spells out SEMANTICS' defined cases", "[gpu][codegen]"
     tl::gpu::LoweredKernel k = tl::gpu::lower(*tl::build_ir(tl::KernelDef("probe", +[](tl::Ptr x, tl::Ptr z) {
       auto i = tl::arange(0, 64);
       auto v = tl::load(x + i);
-      tl::atomic_add(z + i, v, i < 20, "relaxed", "cta");
+      auto old = tl::atomic_add(z + i, v, i < 20, "relaxed", "cta");
+      tl::store(x + i, old);
       tl::atomic_add(z + i, v, i < 30, "release", "sys");
       tl::atomic_add(z + i, v, i < 40);
+      tl::atomic_add(z + i, v, i < 50, "acquire");
     }), {f, of}), {});
-    CHECK(has(k.source, "ts_atomic_add<3, 1>("));
+    CHECK(has(k.source, "= ts_atomic_add<3, 1>("));  // its old values are stored
+    // The others' old values are never read: red where its order allows
+    // (relaxed, release), atom for acq_rel and acquire.
+    CHECK(has(k.source, "ts_red_add<2, 2>("));
+    CHECK(has(k.source, "= ts_atomic_add<0, 0>("));
+    CHECK(has(k.source, "= ts_atomic_add<1, 0>("));
     const std::string ptx = tl::gpu::nvrtc_ptx(k.source, k.name, {});
-    CHECK(has(ptx, "atom.relaxed.cta.add.f32"));
-    CHECK(has(ptx, "atom.release.sys.add.f32"));
-    CHECK(has(ptx, "atom.acq_rel.gpu.add.f32"));
+    CHECK(has(ptx, "atom.relaxed.cta.global.add.f32"));
+    CHECK(has(ptx, "red.release.sys.global.add.f32"));
+    CHECK(has(ptx, "atom.acq_rel.gpu.global.add.f32"));
+    CHECK(has(ptx, "atom.acquire.gpu.global.add.f32"));
     CHECK_FALSE(has(ptx, "atom.acq_rel.cta"));
   }
   SECTION("tf32 dot rounds its inputs like the interpreter, then runs on tensor cores") {
@@ -332,7 +340,7 @@ TEST_CASE("a split-K epilogue's atomic_add adds from the accumulator's registers
   for (const char* id : {"e4_splitk", "e4_rows"}) {
     INFO(id);
     const std::string e4 = puzzle_cuda(id, "canonical");
-    CHECK(has(e4, "= ts_atomic_add<3, 0>("));  // relaxed: a sum needs no fences
+    CHECK(has(e4, "ts_red_add<3, 0>("));  // relaxed (a sum needs no fences), its old values unread
     CHECK_FALSE(has(e4, "in the striped layout"));
   }
 }

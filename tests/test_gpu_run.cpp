@@ -383,11 +383,12 @@ TEST_CASE("GPU: E4 with dY copied by TMA computes what the interpreter computes"
 // compute-sanitizer memcheck runs it too.
 TEST_CASE("GPU: E4 warp-specialized computes what the interpreter computes", "[gpu][run]") {
   SM90A_OR_SKIP(d, "TMA with wgmma");
-  for (auto [bm, bn, bk, rows, stages, cout] : wgmma16_cases::e4_specialized_forms) {
+  for (auto [bm, bn, bk, rows, stages, cout, producers] : wgmma16_cases::e4_specialized_forms) {
     const tl::gpu::BenchCase c = wgmma16_cases::e4_rows_at(bm, bn, bk, rows, 3, 300, cout);
-    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
+    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages << ", "
+                       << producers << " producer warpgroups");
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, wgmma16_cases::e4_specialized_at(bm, stages));
+      const tl::gpu::LoweredKernel lowered = tl::gpu::lower(ir, wgmma16_cases::e4_specialized_at(bm, stages, producers));
       REQUIRE(lowered.warp_specialized == 1);
       bool tma_used = false;
       tl::gpu::run_on_device(*d, load_for(*d, lowered), ir, grid, args, &tma_used);

@@ -43,7 +43,7 @@ size_t count(const std::string& s, const std::string& what) {
 TEST_CASE("warp specialization: E4's producer waits for its small loads, writes X, fences it and arrives, and the consumers wait, run wgmma, hand the stage back and refill it",
           "[gpu][codegen]") {
   const auto ir = dot_cases::case_ir(e4_rows_at(128, 128, 32, 2, 3));
-  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, e4_specialized_at(128, 4));
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, e4_specialized_at(128, 4, 1));
   REQUIRE(k.warp_specialized == 1);
   CHECK(k.threads == 256 + 128);
   CHECK(has(k.source, "__launch_bounds__(384)"));
@@ -111,6 +111,33 @@ TEST_CASE("warp specialization: E4's producer waits for its small loads, writes 
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(tl::gpu::cp_async_form(k).source, k.name, tl::gpu::CompileOptions{}, ""));
 }
 
+TEST_CASE("warp specialization with two producer warpgroups: the producers give registers back before their loop, the consumers take them before theirs, and every producer thread arrives",
+          "[gpu][codegen]") {
+  const auto ir = dot_cases::case_ir(e4_rows_at(128, 128, 64, 2, 3));
+  const tl::gpu::LoweredKernel k = tl::gpu::lower(*ir, e4_specialized_at(128, 3, 2));
+  REQUIRE(k.warp_specialized == 1);
+  CHECK(k.threads == 256 + 256);
+  // One block an SM: ptxas starts every thread at 65536 / 512 = 128
+  // registers, which setmaxnreg moves from.
+  CHECK(has(k.source, "__launch_bounds__(512, 1)"));
+  const std::string body = body_of(k.source);
+  const std::string setup = body.substr(0, body.find("if (tid >= 256) {"));
+  CHECK(count(setup, ", 257);") == 3);  // 256 producer arrivals and the copies' arming one
+  CHECK(count(setup, ", 256);") == 3);  // the small loads': every producer thread
+  const std::string producer = between(body, "if (tid >= 256) {", "return;");
+  REQUIRE_FALSE(producer.empty());
+  // 72 a producer thread, so 65536 - 256 * 72 over 256 consumer threads is 184.
+  CHECK(producer.find("ts_setmaxnreg_dec<72>();") < producer.find("if (ts_tma_ok)"));
+  CHECK(has(producer, "TS_ASSUME(tid >= 0 && tid < 256);"));
+  const std::string consumer = body.substr(body.find("return;"));
+  CHECK(consumer.find("ts_setmaxnreg_inc<184>();") < consumer.find("if (ts_tma_ok)"));
+  CHECK_FALSE(has(consumer.substr(consumer.find("if (ts_tma_ok)")), "ts_setmaxnreg"));
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(k.source, k.name, tl::gpu::CompileOptions{}, ""));
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(tl::gpu::cp_async_form(k).source, k.name, tl::gpu::CompileOptions{}, ""));
+  tl::gpu::CodegenOptions three = e4_specialized_at(128, 3, 3);
+  CHECK_THROWS_AS(tl::gpu::lower(*ir, three), tl::gpu::CodegenError);
+}
+
 TEST_CASE("warp specialization: loops without a computed operand, or without TMA, are lowered as before", "[gpu][codegen]") {
   // p11's operands are both loaded; E4 without TMA has no producer to
   // issue copies; E4 with its groups waited for at once has none in flight.
@@ -120,10 +147,10 @@ TEST_CASE("warp specialization: loops without a computed operand, or without TMA
   CHECK(k11.warp_specialized == 0);
   CHECK(k11.threads == 256);
   const auto e4 = dot_cases::case_ir(e4_rows_at(128, 128, 32, 2, 3));
-  tl::gpu::CodegenOptions no_tma = e4_specialized_at(128, 4);
+  tl::gpu::CodegenOptions no_tma = e4_specialized_at(128, 4, 1);
   no_tma.tma = false;
   CHECK(tl::gpu::lower(*e4, no_tma).warp_specialized == 0);
-  tl::gpu::CodegenOptions waited = e4_specialized_at(128, 4);
+  tl::gpu::CodegenOptions waited = e4_specialized_at(128, 4, 1);
   waited.wgmma_in_flight = false;
   const tl::gpu::LoweredKernel kw = tl::gpu::lower(*e4, waited);
   CHECK(kw.warp_specialized == 0);
@@ -131,13 +158,14 @@ TEST_CASE("warp specialization: loops without a computed operand, or without TMA
 }
 
 TEST_CASE("emulated: E4 warp-specialized computes what the interpreter computes", "[gpu][emulated]") {
-  for (auto [bm, bn, bk, rows, stages, cout] : wgmma16_cases::e4_specialized_forms) {
+  for (auto [bm, bn, bk, rows, stages, cout, producers] : wgmma16_cases::e4_specialized_forms) {
     const tl::gpu::BenchCase c = e4_rows_at(bm, bn, bk, rows, 3, 300, cout);
-    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages);
+    INFO("e4_rows at " << c.set.sizes.str() << " | " << c.set.blocks.str() << ", stages " << stages << ", "
+                       << producers << " producer warpgroups");
     dot_cases::check_against_interpreter(c, [&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args) {
-      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, e4_specialized_at(bm, stages));
+      const tl::gpu::LoweredKernel k = tl::gpu::lower(ir, e4_specialized_at(bm, stages, producers));
       REQUIRE(k.warp_specialized == 1);
-      REQUIRE(k.threads == bm / 16 * 32 + 128);
+      REQUIRE(k.threads == bm / 16 * 32 + 128 * producers);
       gpu_host::HostKernel h(ir, k);
       h.run(grid, args);
       CHECK(h.tma_used() == (cout * 2 % 16 == 0));

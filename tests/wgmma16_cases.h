@@ -81,17 +81,23 @@ inline tl::gpu::CodegenOptions e4_tma_at(int64_t bm, int stages) {
 
 // E4 rows warp-specialized (CodegenOptions::warp_specialize): a producer
 // warpgroup after the BM / 16 consumer warps, 3 K slices over K = 300:
-// (BM, BN, BK, ROW_BLOCKS, stages, COUT). Three and four stages (copies one
-// and two iterations ahead), BN 64 to 256 (X in runs of 8, or one column a
-// thread), two or one row blocks, 16 consumer warps; COUT = 100: the
-// kernel's cp.async form, where the consumers run the loop alone.
-inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int, int64_t>> e4_specialized_forms = {
-    {128, 128, 32, 2, 0, 200}, {128, 128, 32, 2, 3, 200}, {128, 64, 32, 2, 4, 200}, {128, 256, 32, 1, 3, 200},
-    {128, 128, 64, 2, 4, 200}, {256, 128, 32, 1, 0, 200}, {128, 128, 32, 2, 0, 100}};
+// (BM, BN, BK, ROW_BLOCKS, stages, COUT, producer warpgroups). Three and
+// four stages (copies one and two iterations ahead), BN 64 to 256 (X in
+// runs of 8, or one column a thread), two or one row blocks, 16 consumer
+// warps; COUT = 100: the kernel's cp.async form, where the consumers run
+// the loop alone; two producer warpgroups, each half of X (the bench's
+// form at BK 64, and the cp.async form, where they give their registers
+// back and return).
+inline const std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int, int64_t, int>> e4_specialized_forms = {
+    {128, 128, 32, 2, 0, 200, 1}, {128, 128, 32, 2, 3, 200, 1}, {128, 64, 32, 2, 4, 200, 1},
+    {128, 256, 32, 1, 3, 200, 1}, {128, 128, 64, 2, 4, 200, 1}, {256, 128, 32, 1, 0, 200, 1},
+    {128, 128, 32, 2, 0, 100, 1}, {128, 128, 64, 2, 3, 200, 2}, {128, 64, 32, 2, 4, 200, 2},
+    {128, 128, 32, 2, 0, 100, 2}};
 
-inline tl::gpu::CodegenOptions e4_specialized_at(int64_t bm, int stages) {
+inline tl::gpu::CodegenOptions e4_specialized_at(int64_t bm, int stages, int producers) {
   tl::gpu::CodegenOptions cg = e4_tma_at(bm, stages);
   cg.warp_specialize = true;
+  cg.producer_warpgroups = producers;
   return cg;
 }
 
