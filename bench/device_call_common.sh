@@ -112,6 +112,9 @@ ncu_source_profile() {
   timeout 240 "$ncu" "${args[@]}" --print-details all -k "regex:$kernel" --launch-skip 3 --launch-count 1 \
     -o "$BUILD/$name" -f "$TS" "$@" > "$OUT/ncu_$name.txt" 2>&1
   log "ncu $name: exit $? $(grep -E 'Duration|Issue Slots Busy|Executed Instructions  |Warp Cycles Per Issued|No Eligible' "$OUT/ncu_$name.txt" | tr -s ' ' | tr '\n' ';')"
+  # -o writes the report only: its sections come from importing it.
+  timeout 120 "$ncu" --import "$BUILD/$name.ncu-rep" --print-details all >> "$OUT/ncu_$name.txt" 2>&1
+  log "sections: $(grep -E 'Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|L1/TEX Cache Throughput|Issue Slots Busy|Executed Ipc Active' "$OUT/ncu_$name.txt" | tr -s ' ' | tr '\n' ';')"
   timeout 120 "$ncu" --import "$BUILD/$name.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_${name}_sass.csv" 2>&1
   log "source page: exit $? $(wc -l < "$OUT/ncu_${name}_sass.csv") lines"
 }
