@@ -7,6 +7,9 @@
 # A/B rounds. Files in $OUT: summary.txt, tests.log, memcheck.log,
 # verify.log, e4_unfused.log, ab.log.
 #
+# Ran once, at f7abbd8 (twenty-first round, call 4); variants 8-10 left the
+# tuner after it (bench/RESULTS.md), so at later trees they name other blocks.
+#
 # Usage from the repository root, .debs/ carried:
 #   OUT=/tmp/d COMMIT=<rev> bench/i16_e4_rows3_call.sh
 set -u -o pipefail

@@ -321,6 +321,9 @@ class Emitter {
   bool depends_on_program_id(int r, int axis) const;
   // Whether 1-D index register r is r[0] + i (codegen_pipeline.cpp's steps).
   bool unit_step(int r) const;
+  // Whether tile register r climbs by one along its last axis (a pointer:
+  // neighbouring columns are neighbouring elements).
+  bool unit_step_along_last(int r) const;
   // Which lanes along `axis` mask tile `mask` may hold true, by the shape of
   // the set (codegen_pipeline_plan.cpp): copy_vector tests a vector's first
   // and last lanes instead of all of them where the shape allows.

@@ -192,6 +192,11 @@ bool Emitter::unit_step(int r) const {
   return steps_of(k_, def_count_, def_of_, r, 0) == std::vector<Step>{Step::One};
 }
 
+bool Emitter::unit_step_along_last(int r) const {
+  const std::vector<Step> s = steps_of(k_, def_count_, def_of_, r, 0);
+  return !s.empty() && s.back() == Step::One;
+}
+
 std::optional<Emitter::StagedLoad> Emitter::stage_plan(const ir::Instr& load, const Pipeline& p) const {
   const DType d = type(load.dst).dtype;
   if (d != DType::f32 && d != DType::f16 && d != DType::bf16) return std::nullopt;

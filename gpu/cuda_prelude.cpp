@@ -222,6 +222,21 @@ template <int SEM, int SCOPE> TS_INLINE void ts_red_add(int64_t* p, int64_t v) {
 TS_RED(__half, "noftz.f16", "h", __half_as_ushort(v))
 TS_RED(__nv_bfloat16, "noftz.bf16", "h", __bfloat16_as_ushort(v))
 #endif
+// Two neighbouring f32 adds, p 8-byte aligned: one red.v2 on sm_90 (each
+// element's add atomic on its own, as two reds), half the L2's requests.
+template <int SEM, int SCOPE> TS_INLINE void ts_red_add_pair(float* p, float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#undef TS_RED_CASE
+#define TS_RED_CASE(SEM_I, SCOPE_I, SEM_S, SCOPE_S, PTX, C, IN) \
+  if constexpr (SEM == SEM_I && SCOPE == SCOPE_I)                \
+    asm volatile("red." SEM_S "." SCOPE_S ".global.add.v2.f32 [%0], {%1, %2};" ::"l"(ts_global(p)), "f"(a), "f"(b) : "memory");
+  TS_RED_SCOPES(2, "release", , , )
+  TS_RED_SCOPES(3, "relaxed", , , )
+#else
+  ts_red_add<SEM, SCOPE>(p, a);
+  ts_red_add<SEM, SCOPE>(p + 1, b);
+#endif
+}
 #undef TS_RED
 #undef TS_RED_SCOPES
 #undef TS_RED_CASE

@@ -86,6 +86,12 @@ template <int SEM, int SCOPE, class T>
 void ts_red_add(T* p, T v) {
   ts_atomic_add<SEM, SCOPE>(p, v);
 }
+template <int SEM, int SCOPE>
+void ts_red_add_pair(float* p, float a, float b) {
+  if (reinterpret_cast<uintptr_t>(p) % 8 != 0) std::abort();  // the generated code checked
+  ts_atomic_add<SEM, SCOPE>(p, a);
+  ts_atomic_add<SEM, SCOPE>(p + 1, b);
+}
 
 // The other atomics (issue 15), under the same lock, as the interpreter
 // applies them: K is ir::AtomicKind; sem and scope change nothing here.

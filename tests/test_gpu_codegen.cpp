@@ -342,7 +342,41 @@ TEST_CASE("a split-K epilogue's atomic_add adds from the accumulator's registers
     const std::string e4 = puzzle_cuda(id, "canonical");
     CHECK(has(e4, "ts_red_add<3, 0>("));  // relaxed (a sum needs no fences), its old values unread
     CHECK_FALSE(has(e4, "in the striped layout"));
+    // dW's pointer climbs by one along a row and the mask is the row's: a
+    // pair of columns by one address and one mask, one red.v2 where aligned.
+    CHECK(has(e4, "for (int ts_p = 0; ts_p < "));
+    CHECK(has(e4, "if (((uint64_t)ts_a0 & 7) == 0) {"));
+    CHECK(has(e4, "ts_red_add_pair<3, 0>(ts_a0, "));
+    CHECK(has(e4, "ts_red_add<3, 0>(ts_a0 + 1, "));
   }
+}
+
+TEST_CASE("an unread atomic_add adds column pairs at once only where the pointer climbs by one along the row and the mask does not change along it",
+          "[gpu][codegen]") {
+  // The dot's result is in the MMA layout; the three adds differ in the
+  // pointer (along rows: unit step; down columns: a stride of 64) and the
+  // mask (the row's only, or one that changes along the row).
+  tl::Buffer x("x", tl::DType::f32, {64 * 64}), z("z", tl::DType::f32, {64 * 64});
+  const std::string rows = cuda_of(+[](tl::Ptr px, tl::Ptr pz) {
+    auto i = tl::arange(0, 64);
+    auto a = tl::load(px + i.col() * 64 + i.row());
+    tl::atomic_add(pz + i.col() * 64 + i.row(), tl::dot(a, a), (i < 50).col(), "relaxed");
+  }, {x, z});
+  const std::string columns = cuda_of(+[](tl::Ptr px, tl::Ptr pz) {
+    auto i = tl::arange(0, 64);
+    auto a = tl::load(px + i.col() * 64 + i.row());
+    tl::atomic_add(pz + i.row() * 64 + i.col(), tl::dot(a, a), (i < 50).col(), "relaxed");
+  }, {x, z});
+  const std::string along = cuda_of(+[](tl::Ptr px, tl::Ptr pz) {
+    auto i = tl::arange(0, 64);
+    auto a = tl::load(px + i.col() * 64 + i.row());
+    tl::atomic_add(pz + i.col() * 64 + i.row(), tl::dot(a, a), (i < 50).row(), "relaxed");
+  }, {x, z});
+  CHECK(has(rows, "ts_red_add_pair<3, 0>(ts_a0, "));
+  CHECK_FALSE(has(columns, "ts_red_add_pair<3, 0>("));  // neighbouring columns are 64 apart
+  CHECK(has(columns, "ts_red_add<3, 0>("));
+  CHECK_FALSE(has(along, "ts_red_add_pair<3, 0>("));  // the mask changes along the row
+  CHECK(has(along, "ts_red_add<3, 0>("));
 }
 
 TEST_CASE("an epilogue in the MMA layout stores column pairs by row and column, never dividing a flat index", "[gpu][codegen]") {
