@@ -121,6 +121,13 @@ void Emitter::plan_warp_specialization() {
     for (size_t i = 0; d && i < d->args.size(); ++i)
       if (!(d->op == ir::Op::Dot && i < 2 && p.reg_operands.count(d->args[i]))) work.push_back(d->args[i]);
   }
+  // Two producer warpgroups start every thread at 128 registers (512
+  // threads), and ptxas checks each instruction against that count, not the
+  // consumers' setmaxnreg: a wgmma of N 256 (128 accumulator registers in
+  // one instruction) did not compile. Such a loop keeps one producer
+  // warpgroup.
+  for (const ir::Instr& in : body.instrs)
+    if (in.op == ir::Op::Dot && type(in.dst).shape.back() > 128) opt_.producer_warpgroups = 1;
   p.specialized = true;
   p.producer = std::move(producer);
   p.consumer = std::move(consumer);

@@ -136,6 +136,14 @@ TEST_CASE("warp specialization with two producer warpgroups: the producers give 
   CHECK_NOTHROW(tl::gpu::nvrtc_compile(tl::gpu::cp_async_form(k).source, k.name, tl::gpu::CompileOptions{}, ""));
   tl::gpu::CodegenOptions three = e4_specialized_at(128, 3, 3);
   CHECK_THROWS_AS(tl::gpu::lower(*ir, three), tl::gpu::CodegenError);
+  // A wgmma of N 256 holds 128 accumulator registers in one instruction,
+  // which ptxas checks against the 128 at entry: one producer warpgroup.
+  const auto wide = dot_cases::case_ir(e4_rows_at(128, 256, 32, 1, 3));
+  const tl::gpu::LoweredKernel kw = tl::gpu::lower(*wide, e4_specialized_at(128, 3, 2));
+  REQUIRE(kw.warp_specialized == 1);
+  CHECK(kw.threads == 256 + 128);
+  CHECK_FALSE(has(kw.source, "ts_setmaxnreg_inc<"));
+  CHECK_NOTHROW(tl::gpu::nvrtc_compile(kw.source, kw.name, tl::gpu::CompileOptions{}, ""));
 }
 
 TEST_CASE("warp specialization: loops without a computed operand, or without TMA, are lowered as before", "[gpu][codegen]") {
