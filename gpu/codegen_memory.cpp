@@ -117,7 +117,10 @@ void Emitter::atomic_add(const ir::Instr& in) {
       // the end of E4, where every program adds at once). Proven here, not
       // compared at run time: the second address and mask recomputed and
       // compared for each pair took NVRTC longer than single adds (0.71 s
-      // against 0.46 for E4's kernel, development machine; 0.43 so).
+      // against 0.46 for E4's kernel, development machine; 0.43 so). The
+      // second address is the first's + 1, not rematerialized: they differ
+      // only where the column's i32 index wraps between the two, an address
+      // 2^31 elements away, which the interpreter reports out of bounds.
       line("#pragma unroll");
       open("for (int ts_p = 0; ts_p < " + std::to_string(l.slots / 2) + "; ++ts_p)");
       line(reg_type(ptr) + " const ts_a0 = " + at(ptr, kPairSlotFirst) + ";");
