@@ -46,8 +46,17 @@ class HostKernel {
     std::ofstream(src) << source;
     const std::string tests = std::string(TILESCOPE_SOURCE_DIR) + "/tests";
     const std::string emulation = tests + "/gpu_host_emulation.h";
-    // Its parts by -I (the precompiled copy below lives elsewhere).
-    const std::string flags = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1 -ffp-contract=off -w -fPIC -I'" +
+    // Its parts by -I (the precompiled copy below lives elsewhere). Under
+    // the sanitizers the kernel is instrumented for AddressSanitizer too, so
+    // the sanitized test run checks every generated kernel's accesses on the
+    // host, as compute-sanitizer memcheck does on a GPU: a pair of E4's
+    // split-K adds planted one element early was reported there.
+#ifdef TILESCOPE_SANITIZED
+    const std::string sanitize = " -fsanitize=address -fno-omit-frame-pointer";
+#else
+    const std::string sanitize;
+#endif
+    const std::string flags = std::string(TILESCOPE_HOST_CXX) + " -std=c++20 -O1" + sanitize + " -ffp-contract=off -w -fPIC -I'" +
                               tl::gpu::default_cuda_include_dir() + "' -I'" + tests + "'";
     static const std::string emulation_text = emulation_sources(tests);
     static const std::string include = precompiled(flags, emulation, emulation_text);
