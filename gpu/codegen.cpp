@@ -209,7 +209,7 @@ std::string Emitter::num_programs_expr(int axis) const {
 std::string Emitter::signature() const {
   // setmaxnreg (CodegenOptions::producer_warpgroups) needs ptxas to know
   // the registers at entry: one block an SM says 65536 / threads.
-  const std::string bounds = std::to_string(block_threads()) + (specialized_any_ && opt_.producer_warpgroups > 1 ? ", 1" : "");
+  const std::string bounds = std::to_string(block_threads()) + (producer_warpgroups_ > 1 ? ", 1" : "");
   std::string s = "extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + function_name() + "(";
   bool first = true;
   for (size_t i = 0; i < k_.params.size(); ++i) {
@@ -270,7 +270,8 @@ LoweredKernel Emitter::run() {
   src << wgmma_helpers() << transposed_stage_helpers();
   src << "\n"
       << "// Kernel " << k_.name << ": " << block_threads() << " threads per program (" << opt_.num_warps
-      << " warps" << (!specialized_any_ ? "" : opt_.producer_warpgroups > 1 ? " and two producer warpgroups" : " and a producer warpgroup") << "), " << smem_bytes_
+      << " warps" << (!specialized_any_ ? "" : producer_warpgroups_ > 1 ? " and two producer warpgroups" : " and a producer warpgroup")
+      << "), " << smem_bytes_
       << " bytes of shared memory.\n"
       << signature() << " {\n";
   if (smem_bytes_ > 0)

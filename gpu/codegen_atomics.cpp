@@ -15,12 +15,10 @@ void Emitter::atomic_rmw(const ir::Instr& in) {
                          std::to_string(static_cast<int>(in.sem)) + ", " + std::to_string(static_cast<int>(in.scope)) + ">";
   declare(in.dst);
   for_slots(l.slots, [&](const std::string& s) {
-    std::string cond = guard;
-    if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
     line(at(in.dst, s) + " = " + zero + ";  // tl::: masked lanes return 0");
-    std::string call = at(in.dst, s) + " = " + fn + "(" + at(ptr, s) + ", " + at(value, s) +
-                       (cmp >= 0 ? ", " + at(cmp, s) : std::string()) + ");  // atomic_" + ir::atomic_name(in.atomic);
-    line(cond.empty() ? call : "if (" + cond + ") " + call);
+    line_if(slot_condition(guard, mask, s), at(in.dst, s) + " = " + fn + "(" + at(ptr, s) + ", " + at(value, s) +
+                                                (cmp >= 0 ? ", " + at(cmp, s) : std::string()) + ");  // atomic_" +
+                                                ir::atomic_name(in.atomic));
   });
   if (guard.empty()) return;
   // Only owners issued the atomic; the other holders of each element get

@@ -407,7 +407,10 @@ class Emitter {
   // The block's threads: the consumers' threads_, and a producer warpgroup
   // with warp specialization.
   int block_threads() const { return threads_ + (specialized_any_ ? producer_threads() : 0); }
-  int producer_threads() const { return 128 * opt_.producer_warpgroups; }
+  int producer_threads() const { return 128 * producer_warpgroups_; }
+  // The producer's warpgroups: CodegenOptions::producer_warpgroups, unless
+  // plan_warp_specialization keeps one (a dot the count at entry cannot take).
+  int producer_warpgroups_ = 1;
   // Whether staged tile s has 64 columns a warpgroup of whole warpgroups
   // (each warpgroup's C^T rows of B^T: written_transposed, decoupled).
   bool sixty_four_columns_a_warpgroup(const StagedLoad& s) const {
@@ -552,6 +555,14 @@ class Emitter {
   void load(const ir::Instr& in);
   void store(const ir::Instr& in);
   void atomic_add(const ir::Instr& in);
+  // An atomic_add whose old values nothing reads: PTX red (its order
+  // relaxed or release), a pair of columns at once where the IR allows.
+  void red_add(const ir::Instr& in, const TileLayout& l, const std::string& guard, const std::string& order);
+  // The condition of a store or atomic at `slot`: the owner guard (may be
+  // empty) and the mask's element there (mask -1: none).
+  std::string slot_condition(const std::string& guard, int mask, const std::string& slot) const;
+  // `statement`, behind `if (cond)` unless cond is empty.
+  void line_if(const std::string& cond, const std::string& statement);
   void atomic_rmw(const ir::Instr& in);  // codegen_atomics.cpp
   void print(const ir::Instr& in);
   void device_assert(const ir::Instr& in);

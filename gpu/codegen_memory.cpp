@@ -61,12 +61,10 @@ void Emitter::store(const ir::Instr& in) {
     return;
   }
   for_slots(l.slots, [&](const std::string& s) {
-    std::string cond = guard;
-    if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
+    std::string cond = slot_condition(guard, mask, s);
     // Program b of an interleaved pair stores only when it is a program.
     if (!copy_suffix_.empty()) cond += (cond.empty() ? "" : " && ") + std::string("ts_has_b");
-    std::string st = "*" + at(ptr, s) + " = " + (bytes ? "(uint8_t)" : "") + at(value, s) + ";";
-    line(cond.empty() ? st : "if (" + cond + ") " + st);
+    line_if(cond, "*" + at(ptr, s) + " = " + (bytes ? "(uint8_t)" : "") + at(value, s) + ";");
   });
 }
 
@@ -96,6 +94,15 @@ void Emitter::store_column_pairs(const ir::Instr& in, const TileLayout& l) {
   close();
 }
 
+std::string Emitter::slot_condition(const std::string& guard, int mask, const std::string& slot) const {
+  if (mask < 0) return guard;
+  return guard.empty() ? at(mask, slot) : guard + " && " + at(mask, slot);
+}
+
+void Emitter::line_if(const std::string& cond, const std::string& statement) {
+  line(cond.empty() ? statement : "if (" + cond + ") " + statement);
+}
+
 void Emitter::atomic_add(const ir::Instr& in) {
   const int ptr = in.args[0], value = in.args[1], mask = in.has_mask ? in.args[2] : -1;
   const TileLayout l = layout(ptr);
@@ -104,53 +111,14 @@ void Emitter::atomic_add(const ir::Instr& in) {
   const std::string order =
       "<" + std::to_string(static_cast<int>(in.sem)) + ", " + std::to_string(static_cast<int>(in.scope)) + ">";
   if (use_count_[in.dst] == 0 && (in.sem == ir::MemSem::relaxed || in.sem == ir::MemSem::release)) {
-    // Nothing reads the old values (a split-K epilogue): PTX red, which
-    // returns none (its orders are relaxed and release only), so no
-    // register waits for a reply.
-    const int last = static_cast<int>(type(ptr).shape.size()) - 1;
-    if (l.mma && !l.transposed && l.slots % 2 == 0 && d == DType::f32 && guard.empty() && copy_suffix_.empty() &&
-        unit_step_along_last(ptr) && (mask < 0 || mask_lanes(mask, last) == Lanes::Same)) {
-      // Slots 2p and 2p + 1 are columns c and c + 1 of a row (as for
-      // store_column_pairs): the pointer climbs by one along the row and the
-      // mask does not change along it, so one address and one mask serve
-      // both, and an aligned pair is one red.v2 (half the L2's requests at
-      // the end of E4, where every program adds at once). Proven here, not
-      // compared at run time: the second address and mask recomputed and
-      // compared for each pair took NVRTC longer than single adds (0.71 s
-      // against 0.46 for E4's kernel, development machine; 0.43 so). The
-      // second address is the first's + 1, not rematerialized: they differ
-      // only where the column's i32 index wraps between the two, an address
-      // 2^31 elements away, which the interpreter reports out of bounds.
-      line("#pragma unroll");
-      open("for (int ts_p = 0; ts_p < " + std::to_string(l.slots / 2) + "; ++ts_p)");
-      line(reg_type(ptr) + " const ts_a0 = " + at(ptr, kPairSlotFirst) + ";");
-      const std::string v0 = at(value, kPairSlotFirst), v1 = at(value, kPairSlotSecond);
-      open(mask >= 0 ? "if (" + at(mask, kPairSlotFirst) + ")" : std::string(""));
-      open("if (((uint64_t)ts_a0 & 7) == 0)");
-      line("ts_red_add_pair" + order + "(ts_a0, " + v0 + ", " + v1 + ");");
-      open_else();
-      line("ts_red_add" + order + "(ts_a0, " + v0 + ");");
-      line("ts_red_add" + order + "(ts_a0 + 1, " + v1 + ");");
-      close();
-      close();
-      close();
-      return;
-    }
-    for_slots(l.slots, [&](const std::string& s) {
-      std::string cond = guard;
-      if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
-      const std::string add = "ts_red_add" + order + "(" + at(ptr, s) + ", " + at(value, s) + ");";
-      line(cond.empty() ? add : "if (" + cond + ") " + add);
-    });
+    red_add(in, l, guard, order);
     return;
   }
   declare(in.dst);
   for_slots(l.slots, [&](const std::string& s) {
-    std::string cond = guard;
-    if (mask >= 0) cond += (cond.empty() ? "" : " && ") + at(mask, s);
     line(at(in.dst, s) + " = " + zero + ";  // tl::: masked lanes return 0");
-    std::string add = at(in.dst, s) + " = ts_atomic_add" + order + "(" + at(ptr, s) + ", " + at(value, s) + ");";
-    line(cond.empty() ? add : "if (" + cond + ") " + add);
+    line_if(slot_condition(guard, mask, s),
+            at(in.dst, s) + " = ts_atomic_add" + order + "(" + at(ptr, s) + ", " + at(value, s) + ");");
   });
   if (guard.empty()) return;
   // Only owners added; the other holders of each element get its old value
@@ -162,6 +130,42 @@ void Emitter::atomic_add(const ir::Instr& in) {
   for_slots(l.slots, [&](const std::string& s) { line(at(in.dst, s) + " = sm[" + element(l, s) + "];"); });
   line("__syncthreads();");
   close();
+}
+
+void Emitter::red_add(const ir::Instr& in, const TileLayout& l, const std::string& guard, const std::string& order) {
+  const int ptr = in.args[0], value = in.args[1], mask = in.has_mask ? in.args[2] : -1;
+  const int last = static_cast<int>(type(ptr).shape.size()) - 1;
+  if (l.mma && !l.transposed && l.slots % 2 == 0 && type(ptr).dtype == DType::f32 && guard.empty() &&
+      copy_suffix_.empty() && unit_step_along_last(ptr) && (mask < 0 || mask_lanes(mask, last) == Lanes::Same)) {
+    // Slots 2p and 2p + 1 are columns c and c + 1 of a row (as for
+    // store_column_pairs): the pointer climbs by one along the row and the
+    // mask does not change along it, so one address and one mask serve
+    // both, and an aligned pair is one red.v2 (half the L2's requests at
+    // the end of E4, where every program adds at once). Proven here, not
+    // compared at run time: the second address and mask recomputed and
+    // compared for each pair took NVRTC longer than single adds (0.71 s
+    // against 0.46 for E4's kernel, development machine; 0.43 so). The
+    // second address is the first's + 1, not rematerialized: they differ
+    // only where the column's i32 index wraps between the two, an address
+    // 2^31 elements away, which the interpreter reports out of bounds.
+    line("#pragma unroll");
+    open("for (int ts_p = 0; ts_p < " + std::to_string(l.slots / 2) + "; ++ts_p)");
+    line(reg_type(ptr) + " const ts_a0 = " + at(ptr, kPairSlotFirst) + ";");
+    const std::string v0 = at(value, kPairSlotFirst), v1 = at(value, kPairSlotSecond);
+    open(mask >= 0 ? "if (" + at(mask, kPairSlotFirst) + ")" : std::string(""));
+    open("if (((uint64_t)ts_a0 & 7) == 0)");
+    line("ts_red_add_pair" + order + "(ts_a0, " + v0 + ", " + v1 + ");");
+    open_else();
+    line("ts_red_add" + order + "(ts_a0, " + v0 + ");");
+    line("ts_red_add" + order + "(ts_a0 + 1, " + v1 + ");");
+    close();
+    close();
+    close();
+    return;
+  }
+  for_slots(l.slots, [&](const std::string& s) {
+    line_if(slot_condition(guard, mask, s), "ts_red_add" + order + "(" + at(ptr, s) + ", " + at(value, s) + ");");
+  });
 }
 
 void Emitter::print(const ir::Instr& in) {

@@ -153,15 +153,16 @@ struct Pipeline {
   // phase (issue_tma) once `empty_arrivals` arrived on it (0: none).
   // empty_phase_var holds the parity each one waits for next.
   int empty_arrivals = 0;
-  // CodegenOptions::warp_specialize (codegen_warp_specialize.cpp): a
-  // producer warpgroup computes the operands staged from registers, from
-  // the ops in `producer` (per register), its small loads written into
-  // the stages `small_ahead` iterations ahead; the consumer warps run the
-  // ops in `consumer` (the dots and what they need, never a value of the
-  // producer's loads) and their thread 0 issues the TMA copies. Each stage's full barrier counts the producer's
-  // 128 threads and the copies' arming thread; its empty barrier, one
-  // arrival from each consumer warp; its small-loads barrier (at
-  // small_offset + 8 * stage), the producer's 128 threads.
+  // CodegenOptions::warp_specialize (codegen_warp_specialize.cpp): the
+  // producer's warpgroups (one or two) compute the operands staged from
+  // registers, from the ops in `producer` (per register), their small loads
+  // written into the stages `small_ahead` iterations ahead; the consumer
+  // warps run the ops in `consumer` (the dots and what they need, never a
+  // value of the producer's loads) and their thread 0 issues the TMA
+  // copies. Each stage's full barrier counts the producer threads and the
+  // copies' arming thread; its empty barrier, one arrival from each
+  // consumer warp; its small-loads barrier (at small_offset + 8 * stage),
+  // the producer threads.
   bool specialized = false;
   int small_ahead = 1;
   int64_t small_offset = 0;

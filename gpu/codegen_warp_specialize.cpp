@@ -126,8 +126,9 @@ void Emitter::plan_warp_specialization() {
   // consumers' setmaxnreg: a wgmma of N 256 (128 accumulator registers in
   // one instruction) did not compile. Such a loop keeps one producer
   // warpgroup.
+  producer_warpgroups_ = opt_.producer_warpgroups;
   for (const ir::Instr& in : body.instrs)
-    if (in.op == ir::Op::Dot && type(in.dst).shape.back() > 128) opt_.producer_warpgroups = 1;
+    if (in.op == ir::Op::Dot && type(in.dst).shape.back() > 128) producer_warpgroups_ = 1;
   p.specialized = true;
   p.producer = std::move(producer);
   p.consumer = std::move(consumer);
@@ -177,7 +178,7 @@ void Emitter::specialized_loop(const ir::Instr& in, Pipeline& p) {
   // entry; the producers keep `keep` a thread, the consumers take the rest.
   const int keep = 72, entry = 65536 / block_threads() / 8 * 8;
   const int take = std::min(256, (entry * block_threads() - keep * producer_threads()) / threads_ / 8 * 8);
-  const bool setmaxnreg = opt_.producer_warpgroups > 1;
+  const bool setmaxnreg = producer_warpgroups_ > 1;
   open("if (tid >= " + T + ")");
   if (setmaxnreg) line("ts_setmaxnreg_dec<" + std::to_string(keep) + ">();");
   open("if (ts_tma_ok)");

@@ -197,19 +197,21 @@ TS_ATOM(__nv_bfloat16, "noftz.bf16", "h", __bfloat16_as_ushort(v), unsigned shor
 // epilogue's): PTX red, which answers nothing, for the orders red takes
 // (relaxed and release, SEM 3 and 2; the code generator keeps atom for
 // the others).
-#define TS_RED_CASE(SEM_I, SCOPE_I, SEM_S, SCOPE_S, PTX, C, IN) \
-  if constexpr (SEM == SEM_I && SCOPE == SCOPE_I)                \
-    asm volatile("red." SEM_S "." SCOPE_S ".global.add." PTX " [%0], %1;" ::"l"(ts_global(p)), C(IN) : "memory");
-#define TS_RED_SCOPES(SEM_I, SEM_S, PTX, C, IN)         \
-  TS_RED_CASE(SEM_I, 0, SEM_S, "gpu", PTX, C, IN)       \
-  TS_RED_CASE(SEM_I, 1, SEM_S, "cta", PTX, C, IN)       \
-  TS_RED_CASE(SEM_I, 2, SEM_S, "sys", PTX, C, IN)
-#define TS_RED(T, PTX, C, IN)                                          \
-  template <int SEM, int SCOPE> TS_INLINE void ts_red_add(T* p, T v) { \
-    static_assert(SEM == 2 || SEM == 3, "red: relaxed or release");  \
-    TS_RED_SCOPES(2, "release", PTX, C, IN)                           \
-    TS_RED_SCOPES(3, "relaxed", PTX, C, IN)                           \
-  }
+// TS_RED_ORDERS(OPERATION, operands...): the `red` of the template's SEM
+// and SCOPE, "red.<sem>.<scope>.global.add." OPERATION.
+#define TS_RED_CASE(SEM_I, SCOPE_I, SEM_S, SCOPE_S, OP, ...) \
+  if constexpr (SEM == SEM_I && SCOPE == SCOPE_I)             \
+    asm volatile("red." SEM_S "." SCOPE_S ".global.add." OP ::__VA_ARGS__ : "memory");
+#define TS_RED_SCOPES(SEM_I, SEM_S, OP, ...)               \
+  TS_RED_CASE(SEM_I, 0, SEM_S, "gpu", OP, __VA_ARGS__)     \
+  TS_RED_CASE(SEM_I, 1, SEM_S, "cta", OP, __VA_ARGS__)     \
+  TS_RED_CASE(SEM_I, 2, SEM_S, "sys", OP, __VA_ARGS__)
+#define TS_RED_ORDERS(OP, ...)                                      \
+  static_assert(SEM == 2 || SEM == 3, "red: relaxed or release"); \
+  TS_RED_SCOPES(2, "release", OP, __VA_ARGS__)                      \
+  TS_RED_SCOPES(3, "relaxed", OP, __VA_ARGS__)
+#define TS_RED(T, PTX, C, IN) \
+  template <int SEM, int SCOPE> TS_INLINE void ts_red_add(T* p, T v) { TS_RED_ORDERS(PTX " [%0], %1;", "l"(ts_global(p)), C(IN)) }
 TS_RED(int32_t, "s32", "r", v)
 TS_RED(uint32_t, "u32", "r", v)
 TS_RED(uint64_t, "u64", "l", v)
@@ -226,18 +228,14 @@ TS_RED(__nv_bfloat16, "noftz.bf16", "h", __bfloat16_as_ushort(v))
 // element's add atomic on its own, as two reds), half the L2's requests.
 template <int SEM, int SCOPE> TS_INLINE void ts_red_add_pair(float* p, float a, float b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#undef TS_RED_CASE
-#define TS_RED_CASE(SEM_I, SCOPE_I, SEM_S, SCOPE_S, PTX, C, IN) \
-  if constexpr (SEM == SEM_I && SCOPE == SCOPE_I)                \
-    asm volatile("red." SEM_S "." SCOPE_S ".global.add.v2.f32 [%0], {%1, %2};" ::"l"(ts_global(p)), "f"(a), "f"(b) : "memory");
-  TS_RED_SCOPES(2, "release", , , )
-  TS_RED_SCOPES(3, "relaxed", , , )
+  TS_RED_ORDERS("v2.f32 [%0], {%1, %2};", "l"(ts_global(p)), "f"(a), "f"(b))
 #else
   ts_red_add<SEM, SCOPE>(p, a);
   ts_red_add<SEM, SCOPE>(p + 1, b);
 #endif
 }
 #undef TS_RED
+#undef TS_RED_ORDERS
 #undef TS_RED_SCOPES
 #undef TS_RED_CASE
 #endif

@@ -247,6 +247,19 @@ TEST_CASE("cli: compile --warp-specialize prints a producer warpgroup's kernel, 
   check_usage_error("bench --gpu --case e4_rows --warp-specialize", "--warp-specialize needs --warps, --wgmma and --tma");
 }
 
+TEST_CASE("cli: --producer-warpgroups 2 prints two producer warpgroups' kernel, and is refused without --warp-specialize or past 2") {
+  Outcome v = run_cli("compile e4_rows --cuda --bench e4_rows_k100864 --variant 7 --warps 8 --wgmma --tma --warp-specialize "
+                      "--producer-warpgroups 2");
+  INFO(v.out);
+  CHECK(v.status == 0);
+  CHECK(contains(v.out, "512 threads per program (8 warps and two producer warpgroups)"));
+  check_usage_error("compile e4_rows --cuda --wgmma --tma --producer-warpgroups 2", "--producer-warpgroups needs --warp-specialize");
+  check_usage_error("compile e4_rows --cuda --wgmma --tma --warp-specialize --producer-warpgroups 3",
+                    "--producer-warpgroups must be 1 or 2, got 3");
+  check_usage_error("bench --gpu --case e4_rows --warps 8 --wgmma --tma --producer-warpgroups 2",
+                    "--producer-warpgroups needs --warp-specialize");
+}
+
 TEST_CASE("cli: bench --copies-first is refused without --warps and --wgmma (the tuner tries both orders)") {
   check_usage_error("bench --gpu --case e4_rows --copies-first", "--copies-first needs --warps and --wgmma");
   check_usage_error("bench --gpu --case e4_rows --warps 8 --copies-first", "--copies-first needs --warps and --wgmma");
