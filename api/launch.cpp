@@ -120,7 +120,10 @@ void run(const Kernel& kernel, Grid grid, const std::vector<Arg>& args, const Op
   r.printed = r.run.printed;
   // A launch cut short (runaway loop, cancel) would hang or differ on the
   // GPU too: there is nothing to compare.
-  if (on_gpu && (r.run.interrupted || r.run.budget_exceeded)) {
+  if (on_gpu && grid.count() == 0) {
+    r.gpu = GpuReport{};
+    r.gpu->error = "not run: the grid has no programs";
+  } else if (on_gpu && (r.run.interrupted || r.run.budget_exceeded)) {
     r.gpu = GpuReport{};
     r.gpu->error = "not run: the interpreter's launch was cut short";
   } else if (on_gpu) {

@@ -34,11 +34,13 @@ void check_launch(const KernelDef& k, const Grid& grid, const std::vector<Arg>& 
   if (args.size() != k.params().size())
     throw LaunchError(k.loc().str() + ": error: " + who + " passes " + std::to_string(args.size()) +
                       " arguments; the kernel takes " + std::to_string(k.params().size()));
+  // An axis of 0 launches nothing (the kernel is still built), as Triton
+  // does for empty inputs; a negative axis is a bug in the caller.
   for (int64_t g : {grid.x, grid.y, grid.z})
-    if (g < 1)
+    if (g < 0)
       throw LaunchError(who + ": grid (" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
                         std::to_string(grid.z) + ") has an axis of size " + std::to_string(g) +
-                        "; every axis needs at least 1 program");
+                        "; every axis needs 0 or more programs");
   if (grid.x > (int64_t{1} << 31) || grid.y > (int64_t{1} << 31) || grid.z > (int64_t{1} << 31) ||
       grid.count() > (int64_t{1} << 31))
     throw LaunchError(who + ": grid has more than 2^31 programs");
@@ -147,6 +149,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   check_launch(def, grid, args, opt);
   RunResult result;
   result.kernel = build_ir(def, args);
+  if (grid.count() == 0) return result;
   const ir::Kernel& k = *result.kernel;
 
   LaunchState L(k, grid);

@@ -148,7 +148,7 @@ def test_wrong_arguments_say_what_the_kernel_takes():
 
 def test_a_launch_error_points_at_the_launch_line():
     with pytest.raises(tilescope.KernelError) as e:
-        add_block[(0,)](np.zeros(4, np.float32), np.zeros(4, np.float32), 4, B=4)
+        add_block[(-2,)](np.zeros(4, np.float32), np.zeros(4, np.float32), 4, B=4)
     assert "test_launch.py" in str(e.value) and "grid" in str(e.value)
 
 

@@ -19,6 +19,12 @@ def main(argv=None):
     run.add_argument("--strict", action="store_true", help="stop each launch at its first finding")
     run.add_argument("--gpu-compare", action="store_true",
                      help="also run each kernel on the GPU (tilescope's CUDA backend) and compare")
+    run.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
+                     help="cpu: the script's CUDA tensors are made in host memory (torch's 'cuda' device "
+                          "redirected); cuda: left on the GPU and staged to the host per launch; auto (default): "
+                          "cpu where torch sees no GPU")
+    run.add_argument("--all-configs", action="store_true",
+                     help="autotuned kernels: check every configuration once, not only the first")
     check = sub.add_parser("check", help="check a Python kernel against a puzzle, as `tilescope check` does",
                            description="Loads FILE (with `triton` provided where it is not installed) and checks "
                                        "its function KERNEL against puzzle PUZZLE at every size set and seed.")
@@ -33,7 +39,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.command == "run":
         from .run import run_script
-        return run_script(args.script, args.args, args.trace, args.strict, args.gpu_compare)
+        return run_script(args.script, args.args, args.trace, args.strict, args.gpu_compare, args.device,
+                          args.all_configs)
     if args.command == "check":
         return check_command(args)
     parser.print_help()

@@ -12,15 +12,35 @@ import sys
 
 from . import _core, options
 from ._core import ts
-from .arrays import as_buffer, is_array
+from .arrays import HostStaging, as_buffer, is_array
 from .result import KernelError, Result
 from .source import source_of
 from .visitor import KernelBuilder, is_constexpr_annotation
 
-# Launch keywords that are Triton's, not the kernel's: accepted, unused.
+# Launch keywords that are Triton's, not the kernel's: accepted, unused,
+# unless the kernel has a parameter of that name.
 LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "grid", "warmup",
                   "enable_warp_specialization", "launch_cooperative_grid", "debug", "sanitize_overflow",
-                  "num_buffers_warp_spec", "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer"}
+                  "num_buffers_warp_spec", "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer",
+                  "extern_libs", "stream", "device", "device_type", "launch_pdl", "ir_override", "instrumentation_mode",
+                  "allowed_dot_input_precisions", "default_dot_input_precision", "max_num_imprecise_acc_default",
+                  "minRegAutoWS", "maxRegAutoWS", "pingpongAutoWS", "arch", "supported_fp8_dtypes"}
+
+
+class KernelParam:
+    """One parameter as Triton's decorators read it (autotune, heuristics)."""
+
+    def __init__(self, num, name, is_constexpr, annotation, default):
+        self.num = num
+        self.name = name
+        self.is_constexpr = is_constexpr
+        self.annotation = annotation
+        self.default = default
+        self.do_not_specialize = False
+        self.do_not_specialize_on_alignment = False
+
+    def __repr__(self):
+        return f"<KernelParam {self.num} {self.name}{': tl.constexpr' if self.is_constexpr else ''}>"
 
 
 def scalar_dtype(value):
@@ -68,10 +88,59 @@ class JITFunction:
                                if is_constexpr_annotation(a.annotation, src)}
         return self._constexpr
 
+    # ---- what Triton's decorators and runtime read of a JIT function ----------
+    @property
+    def arg_names(self):
+        return list(self.signature.parameters)
+
+    @property
+    def params(self):
+        constexpr = self.constexpr_params()
+        return [KernelParam(i, name, name in constexpr, p.annotation, p.default)
+                for i, (name, p) in enumerate(self.signature.parameters.items())]
+
+    @property
+    def src(self):
+        return source_of(self.fn).text
+
+    @property
+    def cache_key(self):
+        return f"{self.fn.__module__}.{self.fn.__qualname__}:{hash(self.src)}"
+
+    @property
+    def __globals__(self):
+        return self.fn.__globals__
+
+    def repr(self, _=None):
+        return self.fn.__name__
+
+    def run(self, *args, grid, warmup=False, **kwargs):
+        """Triton's JITFunction.run: what kernel[grid](...) and Triton's
+        autotune/heuristics call."""
+        if warmup:
+            return self.warmup(*args, grid=grid, **kwargs)
+        return self.launch(grid, args, kwargs, _caller(2))
+
+    def warmup(self, *args, grid=None, **kwargs):
+        """Builds the kernel for these arguments without launching it; the
+        answer has what scripts read of Triton's compiled kernel."""
+        from .compiled import CompiledKernel
+        params = self.classify(self.bind(args, kwargs))
+        kdef, _, cpp_args, _keep = self.specialize(params, staging=None, for_ir=True)
+        dtypes = [b.dtype if isinstance(b, ts.Buffer) else "i32" for b in cpp_args]
+        consts = [a if not isinstance(a, ts.Buffer) and isinstance(a, int) else 0 for a in cpp_args]
+        try:
+            kdef.ir(dtypes, consts, True)
+        except Exception as e:  # a kernel that does not build says so here, as Triton's warmup does
+            raise KernelError(str(e)) from None
+        return CompiledKernel(self, kwargs)
+
     def bind(self, args, kwargs):
         """The kernel's arguments by parameter name, defaults applied;
-        Triton's launch options (num_warps, ...) dropped."""
-        kwargs = {k: v for k, v in kwargs.items() if k not in LAUNCH_OPTIONS}
+        Triton's launch options (num_warps, ...) dropped unless the kernel
+        has a parameter of that name."""
+        names = self.signature.parameters
+        kwargs = {k: v for k, v in kwargs.items() if k in names or k not in LAUNCH_OPTIONS}
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -83,7 +152,7 @@ class JITFunction:
         """The typed tile IR these arguments build (what `tilescope compile
         --ir` prints for a C++ kernel), without launching."""
         params = self.classify(self.bind(args, kwargs))
-        kdef, names, cpp_args, keep = self.specialize(params)
+        kdef, names, cpp_args, keep = self.specialize(params, staging=None, for_ir=True)
         dtypes = [b.dtype if isinstance(b, ts.Buffer) else "i32" for b in cpp_args]
         consts = [a if not isinstance(a, ts.Buffer) and isinstance(a, int) else 0 for a in cpp_args]
         del keep
@@ -98,8 +167,11 @@ class JITFunction:
         params = self.classify(self.bind(args, kwargs))
         meta = {name: value for name, (_, _, value) in params.items()}
         grid = _grid(grid(meta) if callable(grid) else grid)
-        kdef, cpp_names, cpp_args, keep = self.specialize(params)
-        result = Result(ts.launch(kdef, cpp_names, grid, cpp_args, opts, where[0], where[1]), self.fn.__name__)
+        staging = HostStaging()
+        kdef, cpp_names, cpp_args, keep = self.specialize(params, staging)
+        native = ts.launch(kdef, cpp_names, grid, cpp_args, opts, where[0], where[1])
+        staging.copy_back()
+        result = Result(native, self.fn.__name__)
         del keep  # the arrays' buffers stay alive until the launch returned
         options.report(result)
         if result.error and opts.get("raise_on_error", True):
@@ -129,11 +201,15 @@ class JITFunction:
                                 "arrays or tensors (as pointers), ints, floats, and tl.constexpr values")
         return out
 
-    def specialize(self, params):
+    def specialize(self, params, staging, for_ir=False):
+        """The KernelDef for these parameters' kinds and dtypes (built once
+        per specialization), and the launch's names and arguments. Device
+        tensors are staged through `staging`; with for_ir, nothing is read
+        from them (only their dtypes matter)."""
         buffers = {}
         for name, (kind, _, value) in params.items():
             if kind == "pointer":
-                buffers[name] = as_buffer(name, value)
+                buffers[name] = as_buffer(name, value, staging, describe_only=for_ir)
         key = tuple((name, kind, dtype if kind != "pointer" else buffers[name].dtype,
                      _const_key(value) if kind == "constexpr" else None)
                     for name, (kind, dtype, value) in params.items())

@@ -10,6 +10,8 @@ _options = {
     "gpu_compare": os.environ.get("TILESCOPE_GPU_COMPARE", "") not in ("", "0"),
     "gpu_time": False,
     "raise_on_error": True,  # a kernel that does not build raises tilescope.KernelError
+    "device": "auto",      # run mode: "cpu" when torch's cuda is redirected to the host
+    "all_configs": False,  # autotuned kernels: check every configuration, not only the first
 }
 _reporter = None
 launches = []  # every Result, when recording (run mode)
