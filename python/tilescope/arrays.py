@@ -4,9 +4,8 @@ Host memory (numpy arrays, CPU tensors) is wrapped, not copied: results land
 in it. Tensors on a GPU are staged the way Triton's own interpreter does it:
 each device storage a launch touches is copied to host memory once, every
 view of it is wrapped at its own offset and strides inside that one copy (so
-two views of one storage are still one buffer to the race checker), and
-after the launch only the storages whose bytes the kernel changed are copied
-back."""
+what a kernel writes through one view, it reads through another), and after
+the launch only the storages whose bytes the kernel changed are copied back."""
 from ._core import ts
 
 # numpy's dtype names and torch's, as tilescope's.
