@@ -4,7 +4,8 @@ keyword, defaults); every rule about them (promotion, broadcasting,
 shapes, dtypes) is decided in C++. Values that are plain Python numbers at
 build time stay Python where Triton keeps them Python (constexpr math).
 """
-from . import _core
+from . import _core, language
+from . import random as _random
 from ._core import ts
 
 _HINTS_NOTE = "a hint for Triton's compiler; it changes nothing in the interpreter"
@@ -94,7 +95,11 @@ def atomic_cas(pointer, cmp, val, sem=None, scope=None):
 
 
 def where(condition, x, y):
-    return ts.where(_core.unwrap(condition), _core.unwrap(x), _core.unwrap(y))
+    condition = _core.unwrap(condition)
+    if isinstance(condition, _core.Tensor) and condition.dtype != "i1" and not condition.is_ptr:
+        # Triton converts a condition that is not i1 to i1 (x != 0), with a warning.
+        condition = ts.cast(condition, "i1", False)
+    return ts.where(condition, _core.unwrap(x), _core.unwrap(y))
 
 
 def maximum(x, y, propagate_nan=None):
@@ -172,12 +177,29 @@ def cdiv(x, div):
 
 
 def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
+    dtype = language.ours(_core.unwrap(dtype))
+    if isinstance(dtype, language.pointer_type) or getattr(_core.unwrap(input), "is_ptr", False):
+        return pointer_cast(_core.tile(input), dtype)
+    if isinstance(dtype, language.dtype) and dtype.is_fp8():
+        raise _core.build_error(f"{dtype!r}: fp8 tiles are not supported by tilescope yet")
     return ts.cast_rounded(_core.tile(input), _dtype_name(dtype), bool(_core.unwrap(bitcast)),
                            _core.unwrap(fp_downcast_rounding))
 
 
 def to(input, dtype, fp_downcast_rounding=None, bitcast=False):
     return cast(input, dtype, fp_downcast_rounding, bitcast)
+
+
+def pointer_cast(x, dtype):
+    """A cast to or from a pointer type: the same element type is the same
+    pointer; anything else (reinterpreting memory, an integer as an
+    address) cannot be bounds-checked, and is refused at the line."""
+    if x.is_ptr and isinstance(dtype, language.pointer_type) and dtype.element_ty.ts_name == x.dtype:
+        return x
+    what = f"a tile of pointers to {x.dtype}" if x.is_ptr else f"a {x.dtype} tile"
+    raise _core.build_error(f"casting {what} to {dtype!r} is not supported by tilescope yet: every pointer must "
+                            "come from a pointer argument (plus integer offsets), so that each access can be "
+                            "checked against its buffer")
 
 
 def expand_dims(input, axis):
@@ -401,12 +423,33 @@ def histogram(input, num_bins, mask=None):
                         None if mask is None else _core.tile(mask))
 
 
+# Random numbers (random.py).
+philox = _random.philox
+randint = _random.randint
+randint4x = _random.randint4x
+rand = _random.rand
+rand4x = _random.rand4x
+randn = _random.randn
+randn4x = _random.randn4x
+uint_to_uniform_float = _random.uint_to_uniform_float
+pair_uniform_to_normal = _random.pair_uniform_to_normal
+
+
 # Builtins Triton has that tilescope does not yet: named so the error says
 # which op, never "unknown name".
 NOT_YET = {"softmax", "broadcast"}
+# Builtins tilescope cannot run, and why, said at the call's line.
+REFUSED = {
+    "inline_asm_elementwise": "it runs the given PTX assembly, which the CPU interpreter cannot execute; "
+                              "write the computation with tl operations",
+    "make_tensor_descriptor": "tensor descriptors are not supported by tilescope yet; use tl.make_block_ptr",
+    "load_tensor_descriptor": "tensor descriptors are not supported by tilescope yet; use tl.make_block_ptr",
+    "store_tensor_descriptor": "tensor descriptors are not supported by tilescope yet; use tl.make_block_ptr",
+    "extern_elementwise": "it calls an external library function that tilescope cannot run",
+}
 
 TABLE = {name: fn for name, fn in globals().items()
-         if callable(fn) and not name.startswith("_") and name not in ("ts",)}
+         if callable(fn) and not name.startswith("_") and name not in ("ts", "language", "pointer_cast")}
 for _skip in ("_core", "ts"):
     TABLE.pop(_skip, None)
 

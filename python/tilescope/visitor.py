@@ -14,7 +14,7 @@ import ast
 import builtins as py_builtins
 import operator
 
-from . import _core, language, pitfalls
+from . import _core, attributes, flow, pitfalls
 from . import builtins as tl_builtins
 from ._core import Tensor, ts
 from .source import source_of
@@ -42,9 +42,9 @@ PY_FUNCTIONS = {py_builtins.len, py_builtins.min, py_builtins.max, py_builtins.i
                 py_builtins.all, py_builtins.sum, py_builtins.type}
 
 
-class _Return(Exception):
-    def __init__(self, value):
-        self.value = value
+_Return = flow.Return
+# Python's min and max on tiles are Triton's tl.minimum and tl.maximum.
+_ON_TILES = {py_builtins.min: "minimum", py_builtins.max: "maximum"}
 
 
 class _Undefined:
@@ -92,7 +92,8 @@ def jit_function(obj):
 def is_constexpr_annotation(node, src):
     if node is None:
         return False
-    text = src.segment(node)
+    # `B: tl.constexpr`, and the string form `B: "tl.constexpr"` Triton accepts too.
+    text = src.segment(node).strip().strip("'\"").strip()
     return text.endswith("constexpr")
 
 
@@ -115,6 +116,7 @@ class KernelBuilder:
         self.env = env
         self.depth = depth              # runtime loop/if nesting
         self.bound_at = {name: depth for name in env}
+        self.runtime_kinds = []         # "loop" / "if" of each runtime construct being built
 
     # ---- locations and errors -------------------------------------------
     def at(self, node):
@@ -135,15 +137,19 @@ class KernelBuilder:
         return None
 
     def block(self, stmts):
-        for stmt in stmts:
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, ast.If) and flow.holds_return(stmt):
+                # The rest of the block goes into the branches (flow.py).
+                self.statement(stmt, stmts[i + 1:])
+                return
             self.statement(stmt)
 
-    def statement(self, node):
+    def statement(self, node, rest=None):
         method = getattr(self, "stmt_" + type(node).__name__, None)
         if method is None:
             raise self.error(node, f"'{type(node).__name__}' statements are not supported in a tile kernel")
         try:
-            method(node)
+            method(node) if rest is None else method(node, rest)
         except (_core.BuildError, _Return, KeyboardInterrupt):
             raise
         except RecursionError:
@@ -236,13 +242,10 @@ class KernelBuilder:
         self.bind(node.target.id, value, node)
 
     def stmt_Return(self, node):
-        if self.depth > self.base_depth():
-            raise self.error(node, "return inside a runtime loop or if is not supported; assign the value to a "
-                                   "name and return after it")
+        if "loop" in self.runtime_kinds:
+            raise self.error(node, "return inside a runtime loop is not supported (Triton's compiler refuses it "
+                                   "too); assign the value to a name and return after the loop")
         raise _Return(None if node.value is None else self.expr(node.value))
-
-    def base_depth(self):
-        return getattr(self, "_base_depth", 0)
 
     def stmt_Assert(self, node):
         raise pitfalls.python_assert(self, node)
@@ -255,12 +258,15 @@ class KernelBuilder:
         raise self.error(node, "continue is not supported in a tile kernel loop; wrap the rest of the body in "
                                "an if")
 
-    def stmt_If(self, node):
+    def stmt_If(self, node, rest=None):
         cond = _core.unwrap(self.expr(node.test))
         if not isinstance(cond, Tensor):
-            self.block(node.body if cond else node.orelse)
+            branch = node.body if cond else node.orelse
+            self.block(branch if rest is None else branch + rest)
             return
         pitfalls.check_condition(self, node.test, cond, "if")
+        if rest is not None:
+            return flow.returning_if(self, node, cond, node.body + rest, node.orelse + rest)
         self.at(node)
         self.materialize_carried(node.body + node.orelse, node)
         new = {}
@@ -309,6 +315,7 @@ class KernelBuilder:
         loop = ts.Range(lo, hi, step)
         iv = loop.begin()
         self.depth += 1
+        self.runtime_kinds.append("loop")
         before = self.defined_names()
         self.env[node.target.id] = iv
         self.bound_at[node.target.id] = self.depth
@@ -316,6 +323,7 @@ class KernelBuilder:
             self.block(node.body)
         finally:
             self.depth -= 1
+            self.runtime_kinds.pop()
         self.forget_new(before, "loop")
         self.at(node)
         loop.end()
@@ -340,24 +348,28 @@ class KernelBuilder:
             self.runtime_body(node.body, "loop")
 
         self.depth += 1
+        self.runtime_kinds.append("loop")
         before = self.defined_names()
         try:
             self.at(node)
             ts.while_(cond, body)
         finally:
             self.depth -= 1
+            self.runtime_kinds.pop()
         self.forget_new(before, "loop")
 
     def runtime_body(self, stmts, kind):
         """Builds a runtime loop's or if's body; returns the names it bound
         first, with their values at its end."""
         self.depth += 1
+        self.runtime_kinds.append(kind)
         before = self.defined_names()
         try:
             self.block(stmts)
             return {n: self.env[n] for n in self.defined_names() - before}
         finally:
             self.depth -= 1
+            self.runtime_kinds.pop()
             self.forget_new(before, kind)
 
     def defined_names(self):
@@ -417,28 +429,7 @@ class KernelBuilder:
         return "".join(parts)
 
     def expr_Attribute(self, node):
-        base = _core.unwrap(self.expr(node.value))
-        if isinstance(base, Tensor):
-            return self.tensor_attribute(base, node)
-        try:
-            return language.ours(getattr(base, node.attr))
-        except AttributeError:
-            raise self.error(node, f"{_core.describe(base)} has no attribute '{node.attr}'") from None
-
-    def tensor_attribute(self, t, node):
-        attr = node.attr
-        if attr == "dtype":
-            from . import language
-            return language.BY_TS_NAME[t.dtype]
-        if attr == "shape":
-            return tuple(t.shape)
-        if attr == "T":
-            self.at(node)
-            return ts.trans(t)
-        if attr in tl_builtins.TENSOR_METHODS:
-            fn = tl_builtins.TABLE[attr]
-            return _BoundMethod(fn, t, attr)
-        raise self.error(node, f"a tile has no attribute '{attr}'")
+        return attributes.attribute(self, _core.unwrap(self.expr(node.value)), node)
 
     def expr_Subscript(self, node):
         base = _core.unwrap(self.expr(node.value))
@@ -519,6 +510,8 @@ class KernelBuilder:
         tile_fn, py_fn = COMPARE[type(node.ops[0])]
         if not isinstance(left, Tensor) and not isinstance(right, Tensor):
             return py_fn(left, right)
+        if isinstance(node.ops[0], (ast.Is, ast.IsNot)) and (left is None or right is None):
+            return py_fn(left, right)  # `x_ptr is not None`: a tile is never None
         if tile_fn is None:
             raise self.error(node, f"'{self.src.segment(node)}': 'is' and 'in' compare Python objects at build "
                                    "time, not tiles; compare tile values with == or !=")
@@ -550,13 +543,15 @@ class KernelBuilder:
         return self.call(node, fn, args, kwargs)
 
     def call(self, node, fn, args, kwargs):
-        if isinstance(fn, _BoundMethod):
+        if isinstance(fn, attributes.BoundMethod):
             return self.call_builtin(node, fn.name, fn.fn, [fn.tile] + args, kwargs)
         name = builtin_name(fn)
         if name is not None:
             if name in ("range", "static_range"):
                 raise self.error(node, f"{name}(...) is only a loop's iterable: for i in {name}(...)")
             impl = tl_builtins.TABLE.get(name)
+            if name in tl_builtins.REFUSED:
+                raise self.error(node, f"tl.{name} cannot run in tilescope: {tl_builtins.REFUSED[name]}")
             if impl is None or name in tl_builtins.NOT_YET:
                 raise self.error(node, f"tl.{name} is not supported by tilescope yet")
             return self.call_builtin(node, name, impl, args, kwargs)
@@ -567,13 +562,25 @@ class KernelBuilder:
             raise pitfalls.python_print(self, node)
         if fn is py_builtins.range:
             raise self.error(node, "range(...) is only a loop's iterable: for i in range(...)")
-        if any(isinstance(_core.unwrap(a), Tensor) for a in list(args) + list(kwargs.values())):
+        tiles = any(isinstance(_core.unwrap(a), Tensor) for a in list(args) + list(kwargs.values()))
+        if tiles and _ON_TILES.get(fn) and not kwargs:
+            return self.fold_min_max(node, _ON_TILES[fn], args)
+        if tiles:
             what = getattr(fn, "__name__", "a Python function")
             raise self.error(node, f"'{what}' is a plain Python function and cannot take tiles; decorate it with "
                                    "@triton.jit to call it from a kernel, or use the tl. function of that name")
         if fn in PY_FUNCTIONS or callable(fn):
             return fn(*[_core.unwrap(a) for a in args], **{k: _core.unwrap(v) for k, v in kwargs.items()})
         raise self.error(node, f"{_core.describe(fn)} is not callable")
+
+    def fold_min_max(self, node, name, args):
+        values = list(_core.unwrap(args[0])) if len(args) == 1 else list(args)
+        if len(values) < 2:
+            raise self.error(node, f"{name[:3]}() on tiles takes at least two values")
+        result = values[0]
+        for v in values[1:]:
+            result = self.call_builtin(node, name, tl_builtins.TABLE[name], [result, v], {})
+        return result
 
     def call_builtin(self, node, name, impl, args, kwargs):
         self.at(node)
@@ -605,7 +612,6 @@ class KernelBuilder:
                 value = value.copy()
             env[name] = value
         callee = KernelBuilder(fn, env, self.depth)
-        callee._base_depth = self.depth
         try:
             result = callee.run_body()
         finally:
@@ -629,12 +635,3 @@ def inline_jit(fn, args):
     result = builder.inline(node, inner, list(args), {})
     builder.at(node)
     return result
-
-
-class _BoundMethod:
-    """x.sum / x.to ... : a builtin waiting for its call, with x first."""
-
-    def __init__(self, fn, tile, name):
-        self.fn = fn
-        self.tile = tile
-        self.name = name
