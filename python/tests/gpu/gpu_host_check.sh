@@ -9,7 +9,7 @@
 # nlohmann-json3-dev and catch2, REALCODE naming a copy of realcode/:
 #   OUT=/tmp/out REALCODE=.anchor/realcode python/tests/gpu/gpu_host_check.sh
 # Output in $OUT: summary.txt, pytest.log, realcode.txt (the side-by-side
-# table), realcode_logs.tar.gz (every item's two logs).
+# table), realcode_stdout.txt (what each item printed on each side).
 set -u -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 OUT=${OUT:-$ROOT/gpu-results}
@@ -42,31 +42,7 @@ start=$SECONDS
   python/tests/test_triton_installed.py python/tests/test_host_side.py}) > "$OUT/pytest.log" 2>&1
 log "pytest: exit $? after $((SECONDS - start)) s: $(tail -1 "$OUT/pytest.log")"
 
-# Each item twice: through tilescope, and as Triton runs it.
-LOGS=$OUT/realcode-logs
-mkdir -p "$LOGS"
-table=$OUT/realcode.txt
-: > "$table"
-item() {  # item NAME DIR SCRIPT
-  local name=$1 dir=$2 script=$3 t0 rc_ts rc_tr
-  t0=$SECONDS
-  (cd "$dir" && timeout 300 $PY -m tilescope run "$script") > "$LOGS/$name.tilescope.log" 2>&1
-  rc_ts=$?
-  local t1=$SECONDS
-  (cd "$dir" && timeout 300 $PY "$script") > "$LOGS/$name.triton.log" 2>&1
-  rc_tr=$?
-  # The lines a script prints of its own results (checks, differences).
-  grep -hE "CHECK|SUMMARY|difference|match|✅|❌|PASS|FAIL" "$LOGS/$name.tilescope.log" | grep -v "^tilescope" \
-    | sed 's/in [0-9.]*s$//' > "$LOGS/$name.ts.results"
-  grep -hE "CHECK|SUMMARY|difference|match|✅|❌|PASS|FAIL" "$LOGS/$name.triton.log" \
-    | sed 's/in [0-9.]*s$//' > "$LOGS/$name.tr.results"
-  local same=differ
-  cmp -s "$LOGS/$name.ts.results" "$LOGS/$name.tr.results" && same=same
-  printf '%-34s tilescope exit %3d (%3ds, %s)  triton exit %3d (%3ds)  printed results: %s\n' "$name" $rc_ts \
-    $((t1 - t0)) "$(grep -m1 '^tilescope: [0-9]* launch' "$LOGS/$name.tilescope.log" | cut -c12-70)" $rc_tr \
-    $((SECONDS - t1)) "$same" | tee -a "$table"
-}
-for t in "$REALCODE"/triton_tutorials/*.py; do item "tutorial_$(basename "$t" .py)" "$REALCODE/triton_tutorials" "$(basename "$t")"; done
-for d in "$REALCODE"/liger/drivers/test_*.py; do n=$(basename "$d" .py); item "liger_${n#test_}" "$REALCODE/liger/drivers" "$(basename "$d")"; done
-log "realcode: $(grep -c 'tilescope exit   0' "$table") of $(wc -l < "$table") exit 0 under tilescope; $(grep -c 'triton exit   0' "$table") under Triton"
-tar czf "$OUT/realcode_logs.tar.gz" -C "$OUT" realcode-logs && rm -rf "$LOGS"
+# Each item twice, in parallel: through tilescope, and as Triton runs it.
+start=$SECONDS
+timeout 400 $PY "$ROOT/python/tests/gpu/realcode_side_by_side.py" "$REALCODE" "$OUT" > /dev/null 2>&1
+log "realcode: exit $? after $((SECONDS - start)) s: $(grep -c 'tilescope exit   0' "$OUT/realcode.txt") of $(grep -c '^[tl]' "$OUT/realcode.txt") exit 0 under tilescope, $(grep -c 'results: same' "$OUT/realcode.txt") print what Triton prints"
