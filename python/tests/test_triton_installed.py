@@ -1,14 +1,12 @@
 """With Triton installed, its own autotune, heuristics and Config work over
 tilescope's JIT function: the first configuration is launched (each with
 all_configs), interpreted runs are never timed."""
-import importlib.util
-
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("triton") is None, reason="needs Triton installed")
+from tilescope import options, triton_shim
 
-from tilescope import options, triton_shim  # noqa: E402
+pytestmark = pytest.mark.skipif(not triton_shim.triton_installed(), reason="needs Triton installed")
 
 
 @pytest.fixture(scope="module")

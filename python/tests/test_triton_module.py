@@ -2,7 +2,6 @@
 every name tutorials and kernel libraries import works or is a named
 no-op; autotune and heuristics check the configurations they would
 launch; benchmarks are skipped, never timed."""
-import importlib.util
 import re
 
 import numpy as np
@@ -10,8 +9,7 @@ import pytest
 
 from tilescope import options, triton_shim
 
-TRITON_INSTALLED = importlib.util.find_spec("triton") is not None and \
-    not getattr(__import__("sys").modules.get("triton"), "__tilescope__", False)
+TRITON_INSTALLED = triton_shim.triton_installed()
 pytestmark = pytest.mark.skipif(TRITON_INSTALLED, reason="Triton is installed: its own module is used")
 
 triton_shim.install()

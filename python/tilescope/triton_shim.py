@@ -106,13 +106,24 @@ def _over_installed_triton():
         setattr(triton.testing, name, getattr(triton_testing, name))
 
 
+def triton_installed():
+    """Whether Triton itself is installed (not the module tilescope provides)."""
+    current = sys.modules.get("triton")
+    if current is not None:
+        return not getattr(current, "__tilescope__", False)
+    try:
+        return importlib.util.find_spec("triton") is not None
+    except ValueError:
+        return False
+
+
 def install():
     """Makes `import triton` work and launch through tilescope; returns
     "triton" when Triton itself is installed, "tilescope" when provided."""
     current = sys.modules.get("triton")
     if current is not None and getattr(current, "jit", None) is jit:
         return "tilescope" if getattr(current, "__tilescope__", False) else "triton"
-    if importlib.util.find_spec("triton") is not None:
+    if triton_installed():
         _over_installed_triton()
         return "triton"
     _provide()
