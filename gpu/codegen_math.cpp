@@ -21,6 +21,11 @@ std::string Emitter::math_expr(const ir::Instr& in, DType d, const std::vector<s
     case Op::Round: return call("roundf", "round");
     case Op::Pow: return call("powf", "pow");
     case Op::UMulHi: return "ts_umulhi(" + args[0] + ", " + args[1] + ")";
+#define TL_X(OP, NAME) \
+  case Op::OP: return call(#NAME "f", #NAME);
+      TL_LIBDEVICE_UNARY(TL_X)
+      TL_LIBDEVICE_BINARY(TL_X)
+#undef TL_X
     default: break;
   }
   fail(in, std::string("`") + ir::op_name(in.op) + "` is not supported on the GPU backend");

@@ -327,7 +327,8 @@ std::string Emitter::elementwise_expr(const ir::Instr& in, const std::vector<std
       return narrow(out, f + widen(out, args[0]) + ", " + widen(out, args[1]) + ", " + widen(out, args[2]) + ")");
     }
     default:
-      if ((in.op >= Op::Erf && in.op <= Op::Round) || in.op == Op::Pow || in.op == Op::UMulHi)
+      if ((in.op >= Op::Erf && in.op <= Op::Round) || in.op == Op::Pow || in.op == Op::UMulHi ||
+          ir::is_libdevice_unary(in.op) || ir::is_libdevice_binary(in.op))
         return math_expr(in, d, args);
       if (ir::is_unary(in.op)) return unary_expr(in, d, args[0]);
       return binary_expr(in, d, args[0], args[1]);

@@ -285,13 +285,14 @@ void cast_t(const void* av, void* ov, int64_t n) {
 }  // namespace
 
 void unary(ir::Op op, DType d, const void* a, void* out, int64_t n) {
-  if (op >= ir::Op::Erf && op <= ir::Op::Round) return unary_math(op, d, a, out, n);
+  if ((op >= ir::Op::Erf && op <= ir::Op::Round) || ir::is_libdevice_unary(op)) return unary_math(op, d, a, out, n);
   dispatch(d, [&]<DType D>() { unary_t<D>(op, a, out, n); });
 }
 
 void binary(ir::Op op, DType d, const void* a, const void* b, void* out, int64_t n, bool propagate_nan,
             ArithFlags& flags) {
-  if (op == ir::Op::Pow || op == ir::Op::UMulHi) return binary_math(op, d, a, b, out, n);
+  if (op == ir::Op::Pow || op == ir::Op::UMulHi || ir::is_libdevice_binary(op))
+    return binary_math(op, d, a, b, out, n);
   dispatch(d, [&]<DType D>() { binary_t<D>(op, a, b, out, n, propagate_nan, flags); });
 }
 

@@ -26,6 +26,10 @@ void unary_t(ir::Op op, const void* av, void* ov, int64_t n) {
       // The default floating-point environment rounds to nearest even.
       case ir::Op::Rint: each([](S x) { return std::nearbyint(x); }); return;
       case ir::Op::Round: each([](S x) { return std::round(x); }); return;
+#define TL_X(OP, NAME) \
+  case ir::Op::OP: each([](S x) { return std::NAME(x); }); return;
+      TL_LIBDEVICE_UNARY(TL_X)
+#undef TL_X
       default: return;
     }
   } else {
@@ -48,8 +52,17 @@ void binary_t(ir::Op op, const void* av, const void* bv, void* ov, int64_t n) {
   const S* b = static_cast<const S*>(bv);
   S* o = static_cast<S*>(ov);
   if constexpr (D == DType::f32 || D == DType::f64) {
-    if (op == ir::Op::Pow)
-      for (int64_t i = 0; i < n; ++i) o[i] = std::pow(a[i], b[i]);
+    auto each = [&](auto fn) {
+      for (int64_t i = 0; i < n; ++i) o[i] = fn(a[i], b[i]);
+    };
+    switch (op) {
+      case ir::Op::Pow: each([](S x, S y) { return std::pow(x, y); }); return;
+#define TL_X(OP, NAME) \
+  case ir::Op::OP: each([](S x, S y) { return std::NAME(x, y); }); return;
+      TL_LIBDEVICE_BINARY(TL_X)
+#undef TL_X
+      default: return;
+    }
   } else if constexpr (is_int(D) && D != DType::i1 && sizeof(S) >= 4) {
     using U = std::make_unsigned_t<S>;
     if (op == ir::Op::UMulHi)

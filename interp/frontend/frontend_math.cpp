@@ -42,7 +42,16 @@ TL_MATH1(log1p, Log1p)
 TL_MATH1(expm1, Expm1)
 TL_MATH1(rint, Rint)
 TL_MATH1(round, Round)
+#define TL_X(OP, NAME) TL_MATH1(NAME, OP)
+TL_LIBDEVICE_UNARY(TL_X)
+#undef TL_X
 #undef TL_MATH1
+#define TL_X(OP, NAME) \
+  Tensor NAME(const Operand& x, const Operand& y, std::source_location l) { \
+    return detail::binary(ir::Op::OP, x, y, loc_of(l));                      \
+  }
+TL_LIBDEVICE_BINARY(TL_X)
+#undef TL_X
 
 Tensor pow(const Operand& x, const Operand& y, std::source_location l) {
   return detail::binary(ir::Op::Pow, x, y, loc_of(l));

@@ -151,8 +151,8 @@ Tensor binary(ir::Op op, const Operand& a, const Operand& b, const SrcLoc& loc) 
   if (d == DType::i1 && !one_bit) d = DType::i32;
   // libdevice's pow and umulhi take these dtypes only (Triton checks them
   // the same way, after promotion).
-  if (op == ir::Op::Pow && d != DType::f32 && d != DType::f64)
-    bld.fail(loc, "pow needs f32 or f64 operands, got " + dn(operand_dtype(a, bld)) + " and " +
+  if ((op == ir::Op::Pow || ir::is_libdevice_binary(op)) && d != DType::f32 && d != DType::f64)
+    bld.fail(loc, std::string(ir::op_name(op)) + " needs f32 or f64 operands, got " + dn(operand_dtype(a, bld)) + " and " +
                       dn(operand_dtype(b, bld)) + "; convert with .to(tl::f32) first");
   if (op == ir::Op::UMulHi && !(d == DType::i32 || d == DType::u32 || d == DType::i64 || d == DType::u64))
     bld.fail(loc, "umulhi needs i32, u32, i64 or u64 operands, got " + dn(operand_dtype(a, bld)) + " and " +
@@ -173,6 +173,9 @@ Tensor unary(ir::Op op, const Tensor& x, const SrcLoc& loc) {
     case ir::Op::Rsqrt: case ir::Op::Sin: case ir::Op::Cos: case ir::Op::Sigmoid: case ir::Op::Tanh:
     case ir::Op::Floor: case ir::Op::Ceil: case ir::Op::Erf: case ir::Op::Log1p: case ir::Op::Expm1:
     case ir::Op::Rint: case ir::Op::Round:
+#define TL_X(OP, NAME) case ir::Op::OP:
+    TL_LIBDEVICE_UNARY(TL_X)
+#undef TL_X
       if (t.dtype != DType::f32 && t.dtype != DType::f64)
         b.fail(loc, std::string(ir::op_name(op)) + " needs an f32 or f64 tile, got " + t.str() +
                         "; convert with .to(tl::f32) first");

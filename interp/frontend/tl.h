@@ -18,6 +18,7 @@
 // Every function takes a defaulted std::source_location as its last
 // argument, so errors and traces name the kernel's own line.
 #pragma once
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -233,6 +234,24 @@ Tensor cdiv(const Operand& x, const Operand& d, TL_HERE);
 constexpr int64_t cdiv(int64_t x, int64_t d) { return (x + d - 1) / d; }
 inline Tensor cast(const Tensor& x, DType d, TL_HERE) { return x.to(d, false, loc); }
 
+// ---- Random numbers (frontend_random.cpp) -------------------------------------
+// Triton's Philox: counters of one integer dtype (32 or 64 bits) and an
+// integer seed give four tiles of random bits (u32 / u64); randint4x uses
+// the counter (offset, 0, 0, 0). rand is uniform in [0, 1) (f32 for 32-bit
+// offsets), randn standard normal (Box-Muller). Bit-exact with Triton but
+// for randn, which goes through log, sqrt, cos and sin.
+using Tensor4 = std::array<Tensor, 4>;
+Tensor4 philox(const Operand& seed, const Operand& c0, const Operand& c1, const Operand& c2, const Operand& c3,
+               int n_rounds = 10, TL_HERE);
+Tensor4 randint4x(const Operand& seed, const Operand& offset, int n_rounds = 10, TL_HERE);
+Tensor randint(const Operand& seed, const Operand& offset, int n_rounds = 10, TL_HERE);
+Tensor uint_to_uniform_float(const Tensor& x, TL_HERE);
+Tensor rand(const Operand& seed, const Operand& offset, int n_rounds = 10, TL_HERE);
+Tensor4 rand4x(const Operand& seed, const Operand& offset, int n_rounds = 10, TL_HERE);
+std::array<Tensor, 2> pair_uniform_to_normal(const Tensor& u1, const Tensor& u2, TL_HERE);
+Tensor randn(const Operand& seed, const Operand& offset, int n_rounds = 10, TL_HERE);
+Tensor4 randn4x(const Operand& seed, const Operand& offset, int n_rounds = 10, TL_HERE);
+
 // ---- More math (frontend_math.cpp) -------------------------------------------
 // clamp(x, lo, hi) = min(max(x, lo), hi), floats only (as Triton). With
 // propagate_nan false a NaN x gives lo... as min/max drop NaN; true keeps NaN.
@@ -243,6 +262,13 @@ Tensor expm1(const Tensor& x, TL_HERE);  // libdevice
 Tensor rint(const Tensor& x, TL_HERE);   // libdevice: nearest, ties to even
 Tensor round(const Tensor& x, TL_HERE);  // libdevice: nearest, ties away from zero
 Tensor pow(const Operand& x, const Operand& y, TL_HERE);     // libdevice pow: f32/f64
+// libdevice's functions of C's math library (ir.h lists them): f32/f64.
+#define TL_X(OP, NAME) Tensor NAME(const Tensor& x, TL_HERE);
+TL_LIBDEVICE_UNARY(TL_X)
+#undef TL_X
+#define TL_X(OP, NAME) Tensor NAME(const Operand& x, const Operand& y, TL_HERE);
+TL_LIBDEVICE_BINARY(TL_X)
+#undef TL_X
 Tensor div_rn(const Operand& x, const Operand& y, TL_HERE);  // f32 only, IEEE division
 Tensor sqrt_rn(const Tensor& x, TL_HERE);                   // f32 only, IEEE square root
 Tensor fdiv(const Operand& x, const Operand& y, TL_HERE);    // true division (IEEE here)

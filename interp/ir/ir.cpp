@@ -104,6 +104,11 @@ const char* op_name(Op op) {
     case Op::Round: return "round";
     case Op::Pow: return "pow";
     case Op::UMulHi: return "umulhi";
+#define TL_X(OP, NAME) \
+  case Op::OP: return #NAME;
+    TL_LIBDEVICE_UNARY(TL_X)
+    TL_LIBDEVICE_BINARY(TL_X)
+#undef TL_X
   }
   return "?";
 }
@@ -160,8 +165,14 @@ const char* scope_name(MemScope s) {
   return "?";
 }
 
-bool is_unary(Op op) { return (op >= Op::Neg && op <= Op::Copy) || (op >= Op::Erf && op <= Op::Round); }
-bool is_binary(Op op) { return (op >= Op::Add && op <= Op::PtrAdd) || op == Op::Pow || op == Op::UMulHi; }
+bool is_unary(Op op) {
+  return (op >= Op::Neg && op <= Op::Copy) || (op >= Op::Erf && op <= Op::Round) || is_libdevice_unary(op);
+}
+bool is_binary(Op op) {
+  return (op >= Op::Add && op <= Op::PtrAdd) || op == Op::Pow || op == Op::UMulHi || is_libdevice_binary(op);
+}
+bool is_libdevice_unary(Op op) { return op >= Op::Acos && op <= Op::Logb; }
+bool is_libdevice_binary(Op op) { return op >= Op::Atan2 && op <= Op::Remainder; }
 bool is_atomic(Op op) { return op == Op::AtomicAdd || op == Op::AtomicRMW; }
 bool is_compare(Op op) { return op >= Op::Eq && op <= Op::Ge; }
 

@@ -30,6 +30,17 @@ struct Type {
   std::string str() const;  // "f32[32,16]", "ptr<f32>[32]", "i32"
 };
 
+// libdevice's float functions that C's math library has under the same
+// name (f32 and f64 only): X(Op, name). Their IR op is the Op, printed as
+// the name; each back end calls the library function of that name.
+#define TL_LIBDEVICE_UNARY(X)                                                                               \
+  X(Acos, acos) X(Acosh, acosh) X(Asin, asin) X(Asinh, asinh) X(Atan, atan) X(Atanh, atanh) X(Cbrt, cbrt) \
+  X(Cosh, cosh) X(Sinh, sinh) X(Tan, tan) X(Log10, log10) X(Trunc, trunc) X(Erfc, erfc) X(Lgamma, lgamma) \
+  X(Tgamma, tgamma) X(Logb, logb)
+#define TL_LIBDEVICE_BINARY(X)                                                                            \
+  X(Atan2, atan2) X(Hypot, hypot) X(Fmod, fmod) X(Copysign, copysign) X(Fdim, fdim) X(Nextafter, nextafter) \
+  X(Remainder, remainder)
+
 // One list of node kinds. Elementwise ops take operands of the result's
 // shape (the front end inserts Broadcast); comparisons give i1.
 enum class Op : uint8_t {
@@ -96,6 +107,10 @@ enum class Op : uint8_t {
   Round,              // round half away from zero (libdevice round)
   Pow,                // elementwise, two float operands
   UMulHi,             // high half of the full product of two integers
+#define TL_X(OP, NAME) OP,
+  TL_LIBDEVICE_UNARY(TL_X)   // elementwise, one float operand: first Acos, last Logb
+  TL_LIBDEVICE_BINARY(TL_X)  // elementwise, two float operands: first Atan2, last Remainder
+#undef TL_X
 };
 
 enum class ReduceKind : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
@@ -117,6 +132,8 @@ bool is_unary(Op op);
 bool is_atomic(Op op);  // AtomicAdd or AtomicRMW: ordered among themselves
 bool is_binary(Op op);
 bool is_compare(Op op);
+bool is_libdevice_unary(Op op);   // TL_LIBDEVICE_UNARY's ops
+bool is_libdevice_binary(Op op);  // TL_LIBDEVICE_BINARY's ops
 
 struct Block;
 

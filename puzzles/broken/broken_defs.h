@@ -29,6 +29,7 @@ BrokenKernel make_atomic_xchg_one_past_end();   // b22_atomic_xchg_one_past_end.
 BrokenKernel make_bitcast_float_offsets();      // b23_bitcast_float_offsets.cpp
 BrokenKernel make_dot_operand_without_other();  // b24_dot_operand_without_other.cpp
 BrokenKernel make_clamp_index_to_n();           // b25_clamp_index_to_n.cpp
+BrokenKernel make_early_return_skips_last_block();  // b26_early_return_skips_last_block.cpp
 BrokenKernel make_runaway_loop();                // b19_runaway_loop.cpp (hidden)
 
 }  // namespace puzzles

@@ -34,6 +34,7 @@ const std::vector<BrokenKernel>& all_broken() {
     v.push_back(make_bitcast_float_offsets());
     v.push_back(make_dot_operand_without_other());
     v.push_back(make_clamp_index_to_n());
+    v.push_back(make_early_return_skips_last_block());
     return v;
   }();
   return list;

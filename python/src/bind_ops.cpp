@@ -54,9 +54,37 @@ void bind_ops(py::module_& m) {
   def_unary(m, "round", tl::round);
   def_unary(m, "sqrt_rn", tl::sqrt_rn);
   def_binary(m, "pow", tl::pow);
+#define TL_X(OP, NAME) def_unary(m, #NAME, tl::NAME);
+  TL_LIBDEVICE_UNARY(TL_X)
+#undef TL_X
+#define TL_X(OP, NAME) def_binary(m, #NAME, tl::NAME);
+  TL_LIBDEVICE_BINARY(TL_X)
+#undef TL_X
   def_binary(m, "umulhi", tl::umulhi);
   def_binary(m, "div_rn", tl::div_rn);
   def_binary(m, "fdiv", tl::fdiv);
+  // Random numbers: seed, offset (or four counters), n_rounds.
+  m.def("philox", [](py::handle seed, py::handle c0, py::handle c1, py::handle c2, py::handle c3, int n) {
+    return at_current([&] {
+      return tl::philox(to_operand(seed, "the seed"), to_operand(c0, "a counter"), to_operand(c1, "a counter"),
+                        to_operand(c2, "a counter"), to_operand(c3, "a counter"), n);
+    });
+  });
+  using Random = Tensor (*)(const Operand&, const Operand&, int, std::source_location);
+  using Random4 = tl::Tensor4 (*)(const Operand&, const Operand&, int, std::source_location);
+  for (auto [name, f] : {std::pair<const char*, Random>{"randint", tl::randint}, {"rand", tl::rand}, {"randn", tl::randn}})
+    m.def(name, [f](py::handle seed, py::handle offset, int n) {
+      return at_current([&] { return f(to_operand(seed, "the seed"), to_operand(offset, "the offsets"), n, std::source_location::current()); });
+    });
+  for (auto [name, f] : {std::pair<const char*, Random4>{"randint4x", tl::randint4x}, {"rand4x", tl::rand4x},
+                         {"randn4x", tl::randn4x}})
+    m.def(name, [f](py::handle seed, py::handle offset, int n) {
+      return at_current([&] { return f(to_operand(seed, "the seed"), to_operand(offset, "the offsets"), n, std::source_location::current()); });
+    });
+  m.def("uint_to_uniform_float", [](const Tensor& x) { return at_current([&] { return tl::uint_to_uniform_float(x); }); });
+  m.def("pair_uniform_to_normal", [](const Tensor& a, const Tensor& b) {
+    return at_current([&] { return tl::pair_uniform_to_normal(a, b); });
+  });
   m.def("cast_rounded", [](const Tensor& x, py::handle dtype, bool bitcast, py::handle rounding) {
     return at_current([&] { return tl::cast(x, to_dtype(dtype), bitcast, str_or_empty(rounding)); });
   });

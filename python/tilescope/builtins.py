@@ -151,6 +151,26 @@ log1p = _unary("log1p", ts.log1p)
 expm1 = _unary("expm1", ts.expm1)
 rint = _unary("rint", ts.rint)
 round = _unary("round", ts.round)
+# libdevice's functions of C's math library (TL_LIBDEVICE_UNARY / _BINARY in ir.h).
+LIBDEVICE_UNARY = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cosh", "sinh", "tan", "log10",
+                   "trunc", "erfc", "lgamma", "tgamma", "logb"]
+LIBDEVICE_BINARY = ["atan2", "hypot", "fmod", "copysign", "fdim", "nextafter", "remainder"]
+
+
+def _binary(name):
+    op = getattr(ts, name)
+
+    def fn(x, y):
+        return op(_core.unwrap(x), _core.unwrap(y))
+    fn.__name__ = name
+    return fn
+
+
+for _name in LIBDEVICE_UNARY:
+    globals()[_name] = _unary(_name, getattr(ts, _name))
+for _name in LIBDEVICE_BINARY:
+    globals()[_name] = _binary(_name)
+del _name
 
 
 def div_rn(x, y):
@@ -217,6 +237,39 @@ def reshape(input, *shape, can_reorder=False):
 
 
 view = reshape
+
+
+def ravel(x, can_reorder=False):
+    x = _core.tile(x)
+    n = 1
+    for s in x.shape:
+        n *= s
+    return ts.reshape(x, [n])
+
+
+def swizzle2d(i, j, size_i, size_j, size_g):
+    """Triton's grouped ordering of a (size_i, size_j) grid: (i, j) mapped so
+    that groups of size_g rows are walked column by column. Python's
+    operators on numbers, the semantic layer's on tiles."""
+    def op(f, a, b):
+        a, b = _core.unwrap(a), _core.unwrap(b)
+        if isinstance(a, _core.Tensor) or isinstance(b, _core.Tensor):
+            return f(a, b)
+        return _PY_OPS[f](a, b)
+    ij = op(ts.add, op(ts.mul, i, size_j), j)
+    size_gj = op(ts.mul, size_g, size_j)
+    off_i = op(ts.mul, op(ts.floordiv, ij, size_gj), size_g)
+    size_g = op(_min, op(ts.sub, size_i, off_i), size_g)
+    ij = op(ts.mod, ij, size_gj)
+    return op(ts.add, off_i, op(ts.mod, ij, size_g)), op(ts.floordiv, ij, size_g)
+
+
+def _min(a, b):
+    return ts.minimum(a, b, False)
+
+
+_PY_OPS = {ts.add: lambda a, b: a + b, ts.mul: lambda a, b: a * b, ts.sub: lambda a, b: a - b,
+           ts.floordiv: lambda a, b: a // b, ts.mod: lambda a, b: a % b, _min: lambda a, b: a if a < b else b}
 
 
 def trans(input, *dims):
@@ -452,6 +505,9 @@ TABLE = {name: fn for name, fn in globals().items()
          if callable(fn) and not name.startswith("_") and name not in ("ts", "language", "pointer_cast")}
 for _skip in ("_core", "ts"):
     TABLE.pop(_skip, None)
+
+# libdevice's other spellings of builtins (libdevice.fabs is tl.abs).
+TABLE.update({alias: TABLE[name] for alias, name in language.LIBDEVICE_ALIASES.items()})
 
 # Methods of a tile (x.to(...), x.sum(1), ...): the builtin with the tile first.
 TENSOR_METHODS = {"to", "reshape", "view", "trans", "permute", "sum", "max", "min", "argmax", "argmin",

@@ -230,6 +230,12 @@ BUILTIN_NAMES += ["associative_scan", "reduce", "sort", "flip", "join", "split",
 # Random numbers (random.py).
 BUILTIN_NAMES += ["philox", "randint", "randint4x", "rand", "rand4x", "randn", "randn4x", "uint_to_uniform_float",
                   "pair_uniform_to_normal"]
+# libdevice's functions of C's math library.
+LIBDEVICE = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cosh", "sinh", "tan", "log10", "trunc",
+             "erfc", "lgamma", "tgamma", "logb", "atan2", "hypot", "fmod", "copysign", "fdim", "nextafter",
+             "remainder"]
+BUILTIN_NAMES += LIBDEVICE
+BUILTIN_NAMES += ["ravel", "swizzle2d"]
 # Named so that a kernel using them gets an error that says why at its line.
 BUILTIN_NAMES += ["inline_asm_elementwise", "make_tensor_descriptor", "load_tensor_descriptor",
                   "store_tensor_descriptor", "extern_elementwise"]
@@ -259,8 +265,17 @@ class _Namespace:
 # tl.math.X and libdevice spellings of the same builtins.
 math = _Namespace(["exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "sigmoid", "tanh",
                    "abs", "floor", "ceil", "fma", "div_rn", "fdiv", "umulhi", "erf", "log1p", "expm1", "pow",
-                   "max", "min", "cdiv", "rint", "round"])
+                   "max", "min", "cdiv", "rint", "round"] + LIBDEVICE)
+# libdevice: the same, and its other spellings of builtins tilescope has
+# (fast_expf is exp, whose f32 form on the GPU is the fast one already).
+LIBDEVICE_ALIASES = {"fabs": "abs", "nearbyint": "rint", "fmax": "maximum", "fmin": "minimum", "fast_expf": "exp",
+                     "fast_logf": "log", "fast_log2f": "log2", "fast_log10f": "log10", "fast_sinf": "sin",
+                     "fast_cosf": "cos", "fast_tanf": "tan", "fast_powf": "pow", "fast_dividef": "fdiv"}
+libdevice = _Namespace(list(vars(math)))
+for _alias in LIBDEVICE_ALIASES:
+    setattr(libdevice, _alias, _builtin(_alias))
+del _alias
 extra = _Namespace([])
 extra.cuda = _Namespace([])
-extra.cuda.libdevice = math
-extra.libdevice = math
+extra.cuda.libdevice = libdevice
+extra.libdevice = libdevice

@@ -429,10 +429,23 @@ def clamp_index_to_n(x_ptr, z_ptr, N0, B0: tl.constexpr):
     tl.store(z_ptr + off_x, xv + 10.0, mask=off_x < N0)
 
 
+# b26 (add_block): the early exit also returns for the partial last block.
+@jit
+def early_return_skips_last_block(x_ptr, z_ptr, N0, B0: tl.constexpr):
+    pid = tl.program_id(0)
+    if (pid + 1) * B0 > N0:  # BUG: the partial last block returns too
+        return
+    off_x = pid * B0 + tl.arange(0, B0)
+    mask = off_x < N0
+    xv = tl.load(x_ptr + off_x, mask=mask)
+    tl.store(z_ptr + off_x, xv + 10.0, mask=mask)
+
+
 TWINS = {k.__name__: k for k in [
     missing_load_mask, load_mask_not_store, off_by_one_mask, wrong_row_stride, wrong_program_id_axis,
     max_padded_lanes_win, two_programs_same_rows, read_output_before_write, signed_shift_no_mask,
     loop_bound_one_block_short, arange_not_power_of_two, dot_shape_mismatch, interleaved_wrong_row_stride,
     fixed_point_index_overflow, nibble_shift_in_bytes, pack_into_i8, f16_exponentials, codes_in_i8,
     cumsum_padded_lanes, gather_reverse_off_by_one,
-    atomic_xchg_one_past_end, bitcast_float_offsets, dot_operand_without_other, clamp_index_to_n]}
+    atomic_xchg_one_past_end, bitcast_float_offsets, dot_operand_without_other, clamp_index_to_n,
+    early_return_skips_last_block]}
