@@ -18,6 +18,7 @@ set(tilescope_long_tests
   "every puzzle solution and stub compiles with NVRTC for sm_90a at every size set" 50
   "emulated: the block-pointer kernels compute what the interpreter computes" 45
   "every broken kernel that builds compiles with NVRTC" 15
+  "the CUDA generated for every puzzle, example, broken kernel and bench variant matches tests/golden/cuda.txt" 15
   "every issue-15 op lowers to CUDA that NVRTC compiles for sm_90a, at 1, 4 and 8 warps" 15
   # everywhere
   "fusion and thread count leave every puzzle's and example's launches unchanged" 90

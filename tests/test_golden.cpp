@@ -2,8 +2,9 @@
 // behaviour alone (a refactoring, a move, a rename) is shown to: the CUDA
 // source (with the launch facts beside it) the GPU back end generates for
 // every puzzle, example, broken kernel and benchmark variant, and the
-// interpreter's trace of every puzzle, example and broken kernel on its
-// small size sets. Each is hashed (64-bit FNV-1a) and compared with the
+// interpreter's trace of every puzzle on its small size sets, of every
+// example on its canonical set and of every broken kernel. The traces of
+// the examples' larger sets are left out: two of them took 10 s. Each is hashed (64-bit FNV-1a) and compared with the
 // hash files in tests/golden/; a failure lists the entries that differ.
 //
 // A change that is meant to alter generated code or traces regenerates the
@@ -14,10 +15,13 @@
 // which prints "changed", "added" and "removed" lines for each file (see
 // docs/design.md, "Golden hashes").
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 #include <map>
 #include <sstream>
 #include <string>
@@ -90,12 +94,15 @@ std::string differences(const Entries& before, const Entries& now) {
 }
 
 // Compares `now` with the file, or with TILESCOPE_GOLDEN_UPDATE set
-// rewrites the file and prints what changed.
-void check_against(const char* file, const Entries& now) {
+// rewrites the file and prints what changed. A `subset` is checked against
+// the file's entries of the same names only.
+void check_against(const char* file, const Entries& now, bool subset = false) {
   const std::string path = golden_path(file);
-  const Entries before = read_entries(path);
+  Entries before = read_entries(path);
+  if (subset) std::erase_if(before, [&](const auto& e) { return !now.count(e.first); });
   const std::string diff = differences(before, now);
   if (const char* update = std::getenv("TILESCOPE_GOLDEN_UPDATE"); update && *update && std::string(update) != "0") {
+    REQUIRE_FALSE(subset);  // the sanitizer build computes a part of the entries
     write_entries(path, now);
     std::printf("tests/golden/%s: %zu entries, %s", file, now.size(),
                 diff.empty() ? "none changed\n" : ("these changed:\n" + diff).c_str());
@@ -107,8 +114,9 @@ void check_against(const char* file, const Entries& now) {
   CHECK(diff.empty());
 }
 
-// Every puzzle and example with each of its size sets (`large` ones too
-// where asked), and every broken kernel on the set that shows its mistake.
+// Every puzzle with each of its size sets, every example with its
+// canonical set or, where asked, with each (the benchmark-size ones too),
+// and every broken kernel on the set that shows its mistake.
 struct Target {
   std::string name;  // "puzzle p04 canonical", "broken missing_load_mask"
   const puzzles::Puzzle* puzzle;
@@ -116,14 +124,14 @@ struct Target {
   const puzzles::SizeSet* set;
 };
 
-std::vector<Target> targets(bool with_large) {
+std::vector<Target> targets(bool every_example_set) {
   std::vector<Target> all;
   for (const puzzles::Puzzle& p : puzzles::all_puzzles())
     for (const puzzles::SizeSet& s : p.sets)
-      if (with_large || !s.large) all.push_back({"puzzle " + p.id + " " + s.name, &p, p.solution, &s});
+      if (every_example_set || !s.large) all.push_back({"puzzle " + p.id + " " + s.name, &p, p.solution, &s});
   for (const puzzles::Puzzle& p : puzzles::all_examples())
     for (const puzzles::SizeSet& s : p.sets)
-      if (with_large || !s.large) all.push_back({"example " + p.id + " " + s.name, &p, p.solution, &s});
+      if (every_example_set || &s == &p.sets[0]) all.push_back({"example " + p.id + " " + s.name, &p, p.solution, &s});
   for (const puzzles::BrokenKernel& b : puzzles::all_broken()) {
     const puzzles::Puzzle* p = puzzles::find_puzzle(b.puzzle_id);
     REQUIRE(p != nullptr);
@@ -293,6 +301,14 @@ std::vector<tl::gpu::CodegenOptions> bench_configs(const tl::gpu::BenchCase& c, 
 TEST_CASE("the CUDA generated for every puzzle, example, broken kernel and bench variant matches "
           "tests/golden/cuda.txt",
           "[golden][gpu]") {
+  // The IR is built here, one kernel after the other; the lowering, most
+  // of the time, runs on every core afterwards.
+  struct Job {
+    std::string name;
+    std::shared_ptr<const tl::ir::Kernel> ir;
+    tl::gpu::CodegenOptions options;
+  };
+  std::vector<Job> jobs;
   Entries now;
   for (const Target& t : targets(true)) {
     std::shared_ptr<const tl::ir::Kernel> ir;
@@ -305,10 +321,17 @@ TEST_CASE("the CUDA generated for every puzzle, example, broken kernel and bench
     for (int warps : {4, 8}) {
       tl::gpu::CodegenOptions o;
       o.num_warps = warps;
-      now[t.name + " " + config_name(o)] = hash_of(lowered_text(*ir, o));
+      jobs.push_back({t.name + " " + config_name(o), ir, o});
     }
   }
-  for (const tl::gpu::BenchCase& c : tl::gpu::anchor_cases()) {
+  // The sanitizer build leaves the bench variants (nine in ten entries) to
+  // the Release build: the same code lowers them.
+#ifdef TILESCOPE_SANITIZED
+  constexpr bool kBenchVariants = false;
+#else
+  constexpr bool kBenchVariants = true;
+#endif
+  for (const tl::gpu::BenchCase& c : kBenchVariants ? tl::gpu::anchor_cases() : std::vector<tl::gpu::BenchCase>{}) {
     std::vector<puzzles::Params> blocks = {c.set.blocks};
     blocks.insert(blocks.end(), c.block_variants.begin(), c.block_variants.end());
     for (size_t bi = 0; bi < blocks.size(); ++bi) {
@@ -316,10 +339,20 @@ TEST_CASE("the CUDA generated for every puzzle, example, broken kernel and bench
       bc.set.blocks = blocks[bi];
       const auto ir = ir_of(*bc.puzzle, *bc.puzzle->solution, bc.set);
       for (const tl::gpu::CodegenOptions& o : bench_configs(bc, c.wgmma_variants.count(bi) > 0))
-        now["bench " + c.name + " blocks" + std::to_string(bi) + " " + config_name(o)] = hash_of(lowered_text(*ir, o));
+        jobs.push_back({"bench " + c.name + " blocks" + std::to_string(bi) + " " + config_name(o), ir, o});
     }
   }
-  check_against("cuda.txt", now);
+  std::vector<std::string> hashes(jobs.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < jobs.size();) hashes[i] = hash_of(lowered_text(*jobs[i].ir, jobs[i].options));
+  };
+  std::vector<std::thread> pool;
+  for (unsigned n = std::max(1u, std::min(8u, std::thread::hardware_concurrency())); n > 1; --n) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  for (size_t i = 0; i < jobs.size(); ++i) now[jobs[i].name] = hashes[i];
+  check_against("cuda.txt", now, !kBenchVariants);
 }
 
 #endif
