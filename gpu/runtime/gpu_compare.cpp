@@ -3,8 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "inputs.h"
-
 namespace tl::gpu {
 
 namespace {
@@ -37,7 +35,7 @@ void scan(const ir::Kernel& k, const ir::Block& b, bool in_loop, Features& f) {
 bool same_bits(const Buffer& a, const Buffer& b, int64_t i) { return a.get_bits(i) == b.get_bits(i); }
 
 bool is_fill(const Buffer& b, int64_t i) {
-  return b.dtype() == DType::f32 && b.get_bits(i) == puzzles::kNeverWrittenBits;
+  return b.dtype() == DType::f32 && b.get_bits(i) == kFillBits;
 }
 
 }  // namespace

@@ -11,6 +11,10 @@
 
 namespace tl::gpu {
 
+// The NaN the harness fills an output with before a launch
+// (puzzles::kNeverWrittenBits, which gpu/harness/ checks is the same).
+inline constexpr uint32_t kFillBits = 0x7FC0DEAD;
+
 struct Tolerance {
   enum class Kind { Exact, Elementwise, Reduction, Tf32Dot } kind = Kind::Elementwise;
   double relative = 1e-6;  // bound on the normwise relative difference

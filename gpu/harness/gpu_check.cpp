@@ -18,6 +18,8 @@
 #include "inputs.h"
 #include "wire.h"
 
+static_assert(tl::gpu::kFillBits == puzzles::kNeverWrittenBits);
+
 namespace tl::gpu {
 
 namespace {
