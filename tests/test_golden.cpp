@@ -1,11 +1,13 @@
 // Golden hashes of what tilescope produces, so that a change meant to leave
 // behaviour alone (a refactoring, a move, a rename) is shown to: the CUDA
 // source (with the launch facts beside it) the GPU back end generates for
-// every puzzle, example, broken kernel and benchmark variant, and the
+// every puzzle, example, broken kernel and benchmark variant (its comments
+// left out: a comment changes nothing NVRTC makes), and the
 // interpreter's trace of every puzzle on its small size sets, of every
 // example on its canonical set and of every broken kernel. The traces of
-// the examples' larger sets are left out: two of them took 10 s. Each is hashed (64-bit FNV-1a) and compared with the
-// hash files in tests/golden/; a failure lists the entries that differ.
+// the examples' larger sets are left out (two of them take seconds). Each
+// is hashed (64-bit FNV-1a) and compared with the hash files in
+// tests/golden/; a failure lists the entries that differ.
 //
 // A change that is meant to alter generated code or traces regenerates the
 // files and names the entries it changed:
@@ -188,6 +190,22 @@ std::string value_text(const tl::gpu::TensorMapSpec::Value& v) {
          std::to_string(v.param2);
 }
 
+// `source` without its `//` comments (the prelude's and the kernel lines'
+// the generator writes beside the code): what NVRTC compiles.
+std::string without_comments(const std::string& source) {
+  std::string out;
+  out.reserve(source.size());
+  for (size_t at = 0; at < source.size();) {
+    size_t eol = source.find('\n', at);
+    if (eol == std::string::npos) eol = source.size();
+    const size_t c = source.find("//", at);
+    out.append(source, at, (c < eol ? c : eol) - at);
+    out += '\n';
+    at = eol + 1;
+  }
+  return out;
+}
+
 // The generated source and every launch fact the runtime reads from it.
 std::string lowered_text(const tl::ir::Kernel& ir, const tl::gpu::CodegenOptions& opt) {
   std::ostringstream o;
@@ -201,7 +219,7 @@ std::string lowered_text(const tl::ir::Kernel& ir, const tl::gpu::CodegenOptions
       o << "\nmap " << m.base_param << ' ' << tl::name(m.dtype) << ' ' << value_text(m.cols) << ' '
         << value_text(m.rows) << ' ' << value_text(m.row_stride) << ' ' << m.batched << ' ' << value_text(m.batches)
         << ' ' << value_text(m.batch_stride) << ' ' << m.box_cols << 'x' << m.box_rows << ' ' << m.swizzle128;
-    o << '\n' << k.source;
+    o << '\n' << without_comments(k.source);
   } catch (const tl::gpu::CodegenError& e) {
     o << "codegen error " << e.what();
   }
