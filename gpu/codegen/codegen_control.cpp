@@ -65,7 +65,7 @@ void Emitter::instr(const ir::Instr& in) {
     case Op::Assert: device_assert(in); return;
     case Op::Scan: case Op::ReduceWith: case Op::Sort: case Op::Flip: case Op::Join: case Op::Split:
     case Op::Gather: case Op::Histogram:
-      issue15_op(in);
+      through_shared_memory(in);
       return;
     default: break;
   }
@@ -148,8 +148,8 @@ void Emitter::for_loop(const ir::Instr& in) {
     // rolled: this runs once a program, and unrolled it was a second copy
     // of the loop's copy code (a fifth of e4_rows' NVRTC time). So does the
     // loop over the stages, except with TMA: there the copies are a few
-    // instructions of one thread, and E1 128's kernel ran 7 % slower with
-    // its TMA prologue in a rolled loop (bench/RESULTS.md, eighth round).
+    // instructions of one thread, and E1 128's kernel ran slower with its
+    // TMA prologue in a rolled loop (docs/gpu.md).
     auto issue_stage = [&](const std::string& value, const std::string& stage, CopyPath path) {
       open("if (" + loop_runs(in, value) + ")");
       issue_copies(*p, "(" + reg_type(in.dst) + ")" + value, stage, /*rolled=*/true, /*refill=*/false, path);
@@ -241,7 +241,7 @@ void Emitter::fence_loop_accumulators(const ir::Instr& loop) {
   // their zeros into the path that skips the loop, and ptxas, seeing
   // accumulator registers written by other instructions while groups may
   // be in flight, serializes every wgmma (its warning C7515; E4's 16-bit
-  // dots, bench/RESULTS.md, eleventh round).
+  // dots).
   ir::for_each_instr(*loop.body, [&](const ir::Instr& d, const ir::Block&) {
     if (d.op != ir::Op::Dot || !layouts_[d.dst].mma || !d.has_acc || !directly_in(*loop.body, &d)) return;
     fence_operands(d.args[2]);

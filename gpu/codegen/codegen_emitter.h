@@ -15,54 +15,9 @@
 
 #include "codegen.h"
 #include "codegen_pipeline_plan.h"
+#include "tile_layout.h"
 
 namespace tl::gpu::detail {
-
-// Where a tile's elements live in the block (see codegen.h). Two kinds:
-// striped, the default (element e in slot e / threads of thread
-// e % threads, or replicated when the tile is smaller than the block), and
-// the MMA accumulator layout a tensor-core dot produces (LOWERING §6): the
-// [M, N] tile is cut into a wm x wn grid of warp tiles, each tm x tn steps
-// of 16 x 8; lane 4g + q holds rows g, g + 8 and columns 2q, 2q + 1 of
-// every step. A register keeps one layout for its whole life.
-// A transposed MMA layout holds an [M, N] tile as the MMA layout of its
-// [N, M] transpose (wgmma computing C^T = B^T A^T, see plan_pipelines):
-// wm .. tn and cols describe that transpose, and its row r, column c is
-// the tile's element (c, r).
-struct TileLayout {
-  int64_t n = 1;      // elements
-  int64_t slots = 1;  // registers per thread
-  int threads = 128;
-  bool scalar = true;  // a 0-d value: one plain variable, not an array
-  // Striped in runs of `vec`: thread t holds elements t * vec .. t * vec +
-  // vec - 1 of each stripe of threads * vec (slot s: stripe s / vec, run
-  // place s % vec). 1 is the plain striped layout; longer runs let a thread
-  // hold neighbours along a row (a 16-byte store of 8 bf16 values, one read
-  // of a packed word they share: vectorize_register_operand).
-  int64_t vec = 1;
-  // The MMA layout (mma == true); cols is N, the tile's last extent.
-  bool mma = false;
-  int64_t cols = 0;
-  int wm = 1, wn = 1, tm = 1, tn = 1;
-  bool transposed = false;
-
-  bool replicated() const { return !mma && n < threads; }
-  // The element thread `t` holds in slot `slot`.
-  int64_t element_of(int64_t slot, int64_t t) const;
-  // The slot in which thread `t` holds element `e`, or -1.
-  int64_t slot_of(int64_t e, int64_t t) const;
-  bool operator==(const TileLayout&) const = default;
-};
-
-// The MMA layout of an [M, N] (or [1, M, N]) tile with `threads` threads,
-// or nullopt when its warps cannot each own whole 16 x 8 steps.
-// rows_per_warp: when M is 16 x warps, every warp takes 16 rows and all
-// columns (the accumulator layout of wgmma, one warpgroup per 64 rows).
-std::optional<TileLayout> mma_layout(const ir::Shape& s, int threads, bool rows_per_warp = false);
-// The transposed MMA layout of an [M, N] (or [1, M, N]) tile: the
-// rows-per-warp MMA layout of [N, M] (wgmma's accumulator of C^T, one
-// warpgroup per 64 of N), or nullopt when N is not 16 x warps.
-std::optional<TileLayout> transposed_mma_layout(const ir::Shape& s, int threads);
 
 // Row-major strides of a shape.
 std::vector<int64_t> row_major_strides(const ir::Shape& s);
@@ -217,9 +172,16 @@ class Emitter {
   void reduce_serial(const ir::Instr& in);
   std::string combine_expr(const ir::Instr& in, DType d, const std::string& a, const std::string& b) const;
 
-  // ---- codegen_scan.cpp: scans, sorts and permutations (issue 15) -----------
-  // Scan, ReduceWith, Sort, Flip, Join, Split, Gather, Histogram.
-  void issue15_op(const ir::Instr& in);
+  // ---- codegen_scan.cpp: scans, sorts and permutations ----------------------
+  // Scan, ReduceWith, Sort, Flip, Join, Split, Gather, Histogram: operands
+  // to shared memory, each result element read back. Sort first writes
+  // each element at its rank in its row (sort_ranks); a scan or combine
+  // reduction walks `len` elements `inner` apart (combine_walk).
+  void through_shared_memory(const ir::Instr& in);
+  void sort_ranks(const ir::Instr& in, int64_t sort_out, int64_t len);
+  std::string combine_walk(const ir::Instr& in, int64_t len, int64_t inner);
+  std::string gather_value(const ir::Instr& in, const std::string& slot, int64_t len, int64_t inner);
+  std::string histogram_value(const ir::Instr& in);
 
   // ---- codegen_remat.cpp: index arithmetic recomputed instead of moved --------
   // The value of register `r` at the element with these coordinates, as an
@@ -374,7 +336,21 @@ class Emitter {
   // Whether dots x and then y of p's body can run as one wgmma (Pipeline::wgmma_pairs).
   bool wgmma_pairable(const ir::Instr& x, const ir::Instr& y, const Pipeline& p) const;
   bool swizzled_stages_ = false;     // some stage holds 128-byte swizzled rows: 1024-byte alignment
+  // Pipeline planning (codegen_pipeline_plan.cpp), one loop at a time: the
+  // loads and register operands staged for its dots, the wgmma form (the
+  // register operand it reads, or -1), loads read ahead, stages, TMA,
+  // paired dots; then, over all loops, clusters and decoupled warpgroups.
+  using Uses = std::vector<std::vector<std::pair<const ir::Instr*, size_t>>>;
   void plan_pipelines();
+  void plan_pipeline(const ir::Instr& loop, const Uses& uses);
+  void stage_dot_loads(Pipeline& p, const Uses& uses);
+  void stage_register_operands(Pipeline& p);
+  int choose_wgmma_form(Pipeline& p);
+  void plan_reads_ahead(Pipeline& p);
+  void choose_stages(Pipeline& p);
+  void plan_tma(Pipeline& p, int register_read);
+  void pair_wgmma_dots(Pipeline& p);
+  void plan_clusters_and_decoupling();
   // Pipeline::empty_arrivals and the barriers' place after the stages'.
   void add_empty_barriers(Pipeline& p, int arrivals);
 
@@ -547,8 +523,7 @@ class Emitter {
   // ---- codegen_dot.cpp -------------------------------------------------------
   void dot(const ir::Instr& in);
   void dot_mma_tf32(const ir::Instr& in);
-  // A dot whose result lives in the MMA layout: tf32, f16 or bf16 steps
-  // accumulate straight into the destination's registers.
+  // A dot in the MMA layout: tf32, f16 or bf16 steps accumulate into its registers.
   void dot_mma_fragments(const ir::Instr& in);
 
   // ---- codegen_memory.cpp: load, store, atomic_add, print, assert -------------

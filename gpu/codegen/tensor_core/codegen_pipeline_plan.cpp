@@ -247,221 +247,263 @@ void Emitter::plan_pipelines() {
   skipped_.assign(k_.regs.size(), 0);
   if (opt_.scalar_dots) return;
   // Every use of every register: (instruction, operand index).
-  std::vector<std::vector<std::pair<const ir::Instr*, size_t>>> uses(k_.regs.size());
+  Uses uses(k_.regs.size());
   std::vector<const ir::Instr*> fors;
   ir::for_each_instr(k_.body, [&](const ir::Instr& in, const ir::Block&) {
     for (size_t i = 0; i < in.args.size(); ++i) uses[in.args[i]].push_back({&in, i});
     if (in.op == ir::Op::For) fors.push_back(&in);
   });
-  for (const ir::Instr* loop : fors) {
-    const ir::Block& body = *loop->body;
-    auto pipelined_dot = [&](const ir::Instr* u, size_t i) {
-      return u->op == ir::Op::Dot && i < 2 && layouts_[u->dst].mma && directly_in(body, u);
-    };
-    Pipeline p;
-    p.loop = loop;
-    p.in_body = defined_in(body, k_.regs.size());
-    for (const ir::Instr& in : body.instrs) {
-      if (in.op != ir::Op::Load || def_count_[in.dst] != 1) continue;
-      // Every use a pipelined dot's operand, directly or through one transpose.
-      bool only_dots = !uses[in.dst].empty();
-      std::vector<int> transposes;
-      for (auto [u, i] : uses[in.dst]) {
-        if (pipelined_dot(u, i)) continue;
-        if (u->op == ir::Op::Permute && directly_in(body, u) && def_count_[u->dst] == 1 && !uses[u->dst].empty() &&
-            std::all_of(uses[u->dst].begin(), uses[u->dst].end(), [&](auto ui) { return pipelined_dot(ui.first, ui.second); })) {
-          transposes.push_back(u->dst);
-          continue;
-        }
-        only_dots = false;
+  for (const ir::Instr* loop : fors) plan_pipeline(*loop, uses);
+  plan_clusters_and_decoupling();
+  plan_warp_specialization();
+}
+
+void Emitter::plan_pipeline(const ir::Instr& loop, const Uses& uses) {
+  Pipeline p;
+  p.loop = &loop;
+  p.in_body = defined_in(*loop.body, k_.regs.size());
+  stage_dot_loads(p, uses);
+  if (p.loads.empty()) return;
+  stage_register_operands(p);
+  const int register_read = choose_wgmma_form(p);
+  plan_reads_ahead(p);
+  choose_stages(p);
+  plan_tma(p, register_read);
+  pair_wgmma_dots(p);
+  pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes + (p.tma ? 8 * p.stages : 0));
+  pipelines_.push_back(std::move(p));
+}
+
+// The loads whose every use is a pipelined dot's operand (directly or
+// through one transpose), each given its padded region of the stage.
+void Emitter::stage_dot_loads(Pipeline& p, const Uses& uses) {
+  const ir::Block& body = *p.loop->body;
+  auto pipelined_dot = [&](const ir::Instr* u, size_t i) {
+    return u->op == ir::Op::Dot && i < 2 && layouts_[u->dst].mma && directly_in(body, u);
+  };
+  for (const ir::Instr& in : body.instrs) {
+    if (in.op != ir::Op::Load || def_count_[in.dst] != 1) continue;
+    // Every use a pipelined dot's operand, directly or through one transpose.
+    bool only_dots = !uses[in.dst].empty();
+    std::vector<int> transposes;
+    for (auto [u, i] : uses[in.dst]) {
+      if (pipelined_dot(u, i)) continue;
+      if (u->op == ir::Op::Permute && directly_in(body, u) && def_count_[u->dst] == 1 && !uses[u->dst].empty() &&
+          std::all_of(uses[u->dst].begin(), uses[u->dst].end(), [&](auto ui) { return pipelined_dot(ui.first, ui.second); })) {
+        transposes.push_back(u->dst);
+        continue;
       }
-      if (!only_dots) continue;
-      std::optional<StagedLoad> s = stage_plan(in, p);
-      if (!s) continue;
-      // Row padding by the role of its first use (A: k is the last axis,
-      // B: the one before), so its fragment loads spread over the banks
-      // (see dot_mma_fragments); later uses read it correctly either way.
-      const ir::Instr* first = uses[in.dst].front().first;
-      const ir::Instr* perm = first->op == ir::Op::Permute ? first : nullptr;
-      const size_t operand = perm ? uses[perm->dst].front().second : uses[in.dst].front().second;
-      const size_t rank = type(s->reg).shape.size();
-      const size_t k_axis_op = operand == 0 ? rank - 1 : rank - 2;
-      const int k_axis = perm ? static_cast<int>(perm->dims[k_axis_op]) : static_cast<int>(k_axis_op);
-      const bool k_inner = s->inner_axis == k_axis;
-      const int64_t elem = byte_size(type(s->reg).dtype);
-      const int64_t pad = elem == 4 ? (k_inner ? 4 : 8) : 8;
-      s->stride = s->inner + pad;
-      s->k_inner = k_inner;
-      s->offset = p.stage_bytes;
-      p.stage_bytes += (s->outer * s->stride * elem + 15) / 16 * 16;
-      skipped_[s->reg] = 1;
-      for (int t : transposes) skipped_[t] = 1;
-      p.loads.push_back(*s);
+      only_dots = false;
     }
-    if (p.loads.empty()) continue;
-    // The dots' other operands are staged from registers, into the stages too.
-    for (const ir::Instr& in : body.instrs) {
-      if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) continue;
-      for (int i = 0; i < 2; ++i) {
-        const int x = in.args[static_cast<size_t>(i)];
-        bool t = false;
-        if (staged_operand_in(p, x, &t) || p.reg_operands.count(x)) continue;
-        const ir::Shape& xs = type(x).shape;
-        const int64_t rows = xs[xs.size() - 2], cols = xs.back(), elem = byte_size(type(x).dtype);
-        // A as [M][K + pad]; B as [K][N + 8] (tf32) or [N][K + 8] (16-bit).
-        const int64_t bytes = i == 0 ? rows * (cols + 16 / elem) * elem
-                                     : elem == 4 ? rows * (cols + 8) * 4 : cols * (rows + 8) * 2;
-        p.reg_operands[x] = p.stage_bytes;
-        p.stage_bytes += (bytes + 15) / 16 * 16;
-      }
+    if (!only_dots) continue;
+    std::optional<StagedLoad> s = stage_plan(in, p);
+    if (!s) continue;
+    // Row padding by the role of its first use (A: k is the last axis,
+    // B: the one before), so its fragment loads spread over the banks
+    // (see dot_mma_fragments); later uses read it correctly either way.
+    const ir::Instr* first = uses[in.dst].front().first;
+    const ir::Instr* perm = first->op == ir::Op::Permute ? first : nullptr;
+    const size_t operand = perm ? uses[perm->dst].front().second : uses[in.dst].front().second;
+    const size_t rank = type(s->reg).shape.size();
+    const size_t k_axis_op = operand == 0 ? rank - 1 : rank - 2;
+    const int k_axis = perm ? static_cast<int>(perm->dims[k_axis_op]) : static_cast<int>(k_axis_op);
+    const bool k_inner = s->inner_axis == k_axis;
+    const int64_t elem = byte_size(type(s->reg).dtype);
+    const int64_t pad = elem == 4 ? (k_inner ? 4 : 8) : 8;
+    s->stride = s->inner + pad;
+    s->k_inner = k_inner;
+    s->offset = p.stage_bytes;
+    p.stage_bytes += (s->outer * s->stride * elem + 15) / 16 * 16;
+    skipped_[s->reg] = 1;
+    for (int t : transposes) skipped_[t] = 1;
+    p.loads.push_back(*s);
+  }
+}
+
+void Emitter::stage_register_operands(Pipeline& p) {
+  const ir::Block& body = *p.loop->body;
+  // The dots' other operands are staged from registers, into the stages too.
+  for (const ir::Instr& in : body.instrs) {
+    if (in.op != ir::Op::Dot || !layouts_[in.dst].mma) continue;
+    for (int i = 0; i < 2; ++i) {
+      const int x = in.args[static_cast<size_t>(i)];
+      bool t = false;
+      if (staged_operand_in(p, x, &t) || p.reg_operands.count(x)) continue;
+      const ir::Shape& xs = type(x).shape;
+      const int64_t rows = xs[xs.size() - 2], cols = xs.back(), elem = byte_size(type(x).dtype);
+      // A as [M][K + pad]; B as [K][N + 8] (tf32) or [N][K + 8] (16-bit).
+      const int64_t bytes = i == 0 ? rows * (cols + 16 / elem) * elem
+                                   : elem == 4 ? rows * (cols + 8) * 4 : cols * (rows + 8) * 2;
+      p.reg_operands[x] = p.stage_bytes;
+      p.stage_bytes += (bytes + 15) / 16 * 16;
     }
-    // wgmma reads its operands from shared memory in core matrices, not padded rows.
-    p.wgmma = opt_.wgmma && wgmma_fits(p);
-    int register_read = -1;  // the load a transposed wgmma reads into registers (B)
-    if (!p.wgmma && opt_.wgmma) register_read = wgmma_transposed_b(p).value_or(-1);
-    // (Its own checks: C^T's n is A's rows, up to 256, where wgmma_fits
-    // asks for 16 x warps.)
-    if (opt_.wgmma)
-      if (std::optional<int> x = wgmma_register_a_operand(p)) {
-        p.wgmma = true;
-        // C^T = B^T A^T, B^T straight from registers: no stage region for
-        // B; every MMA tile in the transposed layout, B's in A's fragments.
-        p.wgmma_register_a = *x;
-        p.reg_operands.erase(*x);
-        for (size_t r = 0; r < layouts_.size(); ++r)
-          if (layouts_[r].mma) layouts_[r] = *transposed_mma_layout(type(static_cast<int>(r)).shape, threads_);
-        hold_as_wgmma_a(p, *x);
-      }
-    if (register_read >= 0) {
-      p.wgmma = p.wgmma_transposed = true;
-      // With groups in flight, B is written K-major into the stage by the
-      // threads (StagedLoad::written_transposed), not read into registers.
-      if (opt_.wgmma_b_in_stage && opt_.wgmma_in_flight && !opt_.cluster_multicast)
-        for (StagedLoad& s : p.loads)
-          if (s.reg == register_read && fits_written_transposed(s)) s.written_transposed = true;
-      // The result and every tile computed with it hold C^T's accumulator
-      // layout from here on (wgmma_transposed_b checked they can).
+  }
+}
+
+int Emitter::choose_wgmma_form(Pipeline& p) {
+  // wgmma reads its operands from shared memory in core matrices, not padded rows.
+  p.wgmma = opt_.wgmma && wgmma_fits(p);
+  int register_read = -1;  // the load a transposed wgmma reads into registers (B)
+  if (!p.wgmma && opt_.wgmma) register_read = wgmma_transposed_b(p).value_or(-1);
+  // (Its own checks: C^T's n is A's rows, up to 256, where wgmma_fits
+  // asks for 16 x warps.)
+  if (opt_.wgmma)
+    if (std::optional<int> x = wgmma_register_a_operand(p)) {
+      p.wgmma = true;
+      // C^T = B^T A^T, B^T straight from registers: no stage region for
+      // B; every MMA tile in the transposed layout, B's in A's fragments.
+      p.wgmma_register_a = *x;
+      p.reg_operands.erase(*x);
       for (size_t r = 0; r < layouts_.size(); ++r)
         if (layouts_[r].mma) layouts_[r] = *transposed_mma_layout(type(static_cast<int>(r)).shape, threads_);
+      hold_as_wgmma_a(p, *x);
     }
-    if (p.wgmma) place_wgmma_operands(p, register_read);
-    // The body's other loads (E4's packed words, scales, minima) are read
-    // one iteration ahead into registers, so their latency overlaps the
-    // MMAs too; only when nothing in the body stores (a store could change
-    // what the next iteration reads) and their pointers, masks and fill
-    // values are index arithmetic of the loop variable.
-    bool writes = false;
-    ir::for_each_instr(body, [&](const ir::Instr& in, const ir::Block&) {
-      writes |= in.op == ir::Op::Store || ir::is_atomic(in.op);
-    });
-    if (!writes && !opt_.every_load) {
-      for (const ir::Instr& in : body.instrs) {
-        if (in.op != ir::Op::Load || skipped_[in.dst] || def_count_[in.dst] != 1 || type(in.dst).shape.empty()) continue;
-        const std::vector<std::string> probe(type(in.dst).shape.size(), "c");
-        AtIteration at(*this, p, "probe");
-        if (std::all_of(in.args.begin(), in.args.end(),
-                        [&](int a) { return remat(a, type(a).shape.empty() ? std::vector<std::string>{} : probe, 0).has_value(); }))
-          p.prefetched.push_back(&in);
-      }
-    }
-    if (!p.prefetched.empty() && opt_.small_loads_in_stage) place_small_loads(p);
-    // Three stages (two iterations in flight) when they fit beside a
-    // second block on the SM; else two.
-    p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
-    // wgmma keeps one group in flight, which holds a stage of its own:
-    // four stages (two iterations of copies ahead) where they fit.
-    if (p.wgmma) p.stages = 4 * p.stage_bytes <= 160 * 1024 ? 4 : 3 * p.stage_bytes <= 200 * 1024 ? 3 : 2;
-    // A tuner's choice (2 to 4) wins where the stages fit in a block's
-    // shared memory beside the other ops' scratch (bounded by run()).
-    if (opt_.num_stages >= 2 && opt_.num_stages * p.stage_bytes <= kMaxSharedBytes - 16 * 1024)
-      p.stages = opt_.num_stages;
-    // A stage's small regions are rewritten two iterations after its own
-    // (for the iteration `stages` on): with two stages that is the next
-    // iteration, while a thread may still read this one's after its dots.
-    if (p.stages < 3) p.small_offsets.clear();
-    // Two stages leave no room for a group in flight: wgmma then waits for
-    // each group at once.
-    // A transposed wgmma's A fragments are registers the next iteration
-    // rewrites, which PTX forbids while their group is in flight: each
-    // group is waited for. ptxas does not guard them: two register sets
-    // alternating by the stage's parity got the same physical registers,
-    // reused for the next iteration's arithmetic before the wait (wrong at
-    // m64n256 on an H100; bench/RESULTS.md, seventh round). Nor does a real
-    // use of each set after its wait (xors in the wait's asm) keep them
-    // apart: ptxas loaded both sets into the same registers and copied them
-    // aside for the xors (the SASS, bench/sass_fragment_check.py; tenth
-    // round). Register allocation is ptxas's; only the wait is ours.
-    // The same holds for B^T's registers fed as A (Pipeline::wgmma_register_a).
-    // Written K-major into the stage instead (StagedLoad::written_transposed),
-    // B^T is read by descriptor and the groups may stay in flight.
-    p.wgmma_async = p.wgmma && (!p.wgmma_transposed || p.written_transposed()) && p.wgmma_register_a < 0 &&
-                    opt_.wgmma_in_flight && p.stages >= 3 &&
-                    std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
-                      return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
-                    });
-    p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
-    p.copies_after_dot = p.wgmma_transposed && !p.wgmma_async && p.prefetched.empty();
-    // TMA (CodegenOptions::tma) where every staged tile wgmma reads from
-    // shared memory is a rectangle the TMA unit can copy and its box
-    // coordinates are index arithmetic of the loop variable; one mbarrier a
-    // stage after the stages. A transposed dot's register-read tile keeps
-    // its cp.async copies (its padded rows are what the TMA unit cannot
-    // write) unless it went in x's layout (place_wgmma_operands).
-    if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
-      std::vector<std::optional<TmaMatch>> ms;
-      for (const StagedLoad& s : p.loads) {
-        if (s.reg == register_read && !s.register_read_by_tma()) {
-          ms.push_back(std::nullopt);
-          continue;
-        }
-        std::optional<TmaMatch> m = tma_match(s);
-        if (!m) break;
-        AtIteration at(*this, p, "probe");
-        if (!remat(m->inner_x, {"0"}, 0) || !remat(m->outer_x, {"0"}, 0) || (m->batch_x >= 0 && !remat(m->batch_x, {"0"}, 0)))
-          break;
-        ms.push_back(*m);
-      }
-      if (ms.size() == p.loads.size()) {
-        p.tma = true;
-        for (size_t i = 0; i < ms.size(); ++i) {
-          if (!ms[i]) continue;
-          p.loads[i].tma = static_cast<int>(tensor_maps_.size());
-          p.loads[i].tma_inner_x = ms[i]->inner_x;
-          p.loads[i].tma_outer_x = ms[i]->outer_x;
-          p.loads[i].tma_batch_x = ms[i]->batch_x;
-          tensor_maps_.push_back(ms[i]->spec);
-        }
-        p.bar_offset = p.stages * p.stage_bytes;
-        if (p.wgmma_async && p.prefetched.empty()) {
-          p.late_issue = true;
-          p.ahead = p.stages - 1;
-        }
-      }
-    }
-    // Groups in flight without late_issue (the small loads keep it off):
-    // the copies may go after the dots' issue. They fill the stage the
-    // groups of two iterations back read, retired by the wait that every
-    // thread passed before this iteration's barrier.
-    if (p.wgmma_async && !p.late_issue && opt_.wgmma_copies_after_dots) p.copies_after_dot = true;
-    if (p.wgmma) {
-      std::vector<const ir::Instr*> dots;
-      for (const ir::Instr& in : body.instrs)
-        if (in.op == ir::Op::Dot && layouts_[in.dst].mma) dots.push_back(&in);
-      p.wgmma_dots = static_cast<int>(dots.size());
-      // Only with the copies after the wait (TMA pipelines and their
-      // cp.async fallback): the form measured and checked on a GPU.
-      if (p.late_issue && opt_.wgmma_pair_dots)
-        for (size_t i = 0; i + 1 < dots.size(); ++i)
-          if (wgmma_pairable(*dots[i], *dots[i + 1], p)) {
-            p.wgmma_pairs[dots[i]] = dots[i + 1];
-            p.wgmma_pair_seconds.insert(dots[i + 1]);
-            ++i;
-          }
-      p.wgmma_groups = p.wgmma_dots - static_cast<int>(p.wgmma_pairs.size());
-    }
-    pipe_bytes_ = std::max(pipe_bytes_, p.stages * p.stage_bytes + (p.tma ? 8 * p.stages : 0));
-    pipelines_.push_back(std::move(p));
+  if (register_read >= 0) {
+    p.wgmma = p.wgmma_transposed = true;
+    // With groups in flight, B is written K-major into the stage by the
+    // threads (StagedLoad::written_transposed), not read into registers.
+    if (opt_.wgmma_b_in_stage && opt_.wgmma_in_flight && !opt_.cluster_multicast)
+      for (StagedLoad& s : p.loads)
+        if (s.reg == register_read && fits_written_transposed(s)) s.written_transposed = true;
+    // The result and every tile computed with it hold C^T's accumulator
+    // layout from here on (wgmma_transposed_b checked they can).
+    for (size_t r = 0; r < layouts_.size(); ++r)
+      if (layouts_[r].mma) layouts_[r] = *transposed_mma_layout(type(static_cast<int>(r)).shape, threads_);
   }
+  if (p.wgmma) place_wgmma_operands(p, register_read);
+  return register_read;
+}
+
+void Emitter::plan_reads_ahead(Pipeline& p) {
+  const ir::Block& body = *p.loop->body;
+  // The body's other loads (E4's packed words, scales, minima) are read
+  // one iteration ahead into registers, so their latency overlaps the
+  // MMAs too; only when nothing in the body stores (a store could change
+  // what the next iteration reads) and their pointers, masks and fill
+  // values are index arithmetic of the loop variable.
+  bool writes = false;
+  ir::for_each_instr(body, [&](const ir::Instr& in, const ir::Block&) {
+    writes |= in.op == ir::Op::Store || ir::is_atomic(in.op);
+  });
+  if (!writes && !opt_.every_load) {
+    for (const ir::Instr& in : body.instrs) {
+      if (in.op != ir::Op::Load || skipped_[in.dst] || def_count_[in.dst] != 1 || type(in.dst).shape.empty()) continue;
+      const std::vector<std::string> probe(type(in.dst).shape.size(), "c");
+      AtIteration at(*this, p, "probe");
+      if (std::all_of(in.args.begin(), in.args.end(),
+                      [&](int a) { return remat(a, type(a).shape.empty() ? std::vector<std::string>{} : probe, 0).has_value(); }))
+        p.prefetched.push_back(&in);
+    }
+  }
+  if (!p.prefetched.empty() && opt_.small_loads_in_stage) place_small_loads(p);
+}
+
+void Emitter::choose_stages(Pipeline& p) {
+  const ir::Block& body = *p.loop->body;
+  // Three stages (two iterations in flight) when they fit beside a
+  // second block on the SM; else two.
+  p.stages = 3 * p.stage_bytes <= 112 * 1024 ? 3 : 2;
+  // wgmma keeps one group in flight, which holds a stage of its own:
+  // four stages (two iterations of copies ahead) where they fit.
+  if (p.wgmma) p.stages = 4 * p.stage_bytes <= 160 * 1024 ? 4 : 3 * p.stage_bytes <= 200 * 1024 ? 3 : 2;
+  // A tuner's choice (2 to 4) wins where the stages fit in a block's
+  // shared memory beside the other ops' scratch (bounded by run()).
+  if (opt_.num_stages >= 2 && opt_.num_stages * p.stage_bytes <= kMaxSharedBytes - 16 * 1024)
+    p.stages = opt_.num_stages;
+  // A stage's small regions are rewritten two iterations after its own
+  // (for the iteration `stages` on): with two stages that is the next
+  // iteration, while a thread may still read this one's after its dots.
+  if (p.stages < 3) p.small_offsets.clear();
+  // Two stages leave no room for a group in flight: wgmma then waits for
+  // each group at once.
+  // A transposed wgmma's A fragments are registers the next iteration
+  // rewrites, which PTX forbids while their group is in flight: each
+  // group is waited for. ptxas does not guard them: two register sets
+  // alternating by the stage's parity got the same physical registers,
+  // reused for the next iteration's arithmetic before the wait (wrong at
+  // m64n256). Nor does a real use of each set after its wait (xors in the
+  // wait's asm) keep them apart: ptxas loaded both sets into the same
+  // registers and copied them aside for the xors (the SASS,
+  // bench/sass_fragment_check.py). Register allocation is ptxas's; only
+  // the wait is ours.
+  // The same holds for B^T's registers fed as A (Pipeline::wgmma_register_a).
+  // Written K-major into the stage instead (StagedLoad::written_transposed),
+  // B^T is read by descriptor and the groups may stay in flight.
+  p.wgmma_async = p.wgmma && (!p.wgmma_transposed || p.written_transposed()) && p.wgmma_register_a < 0 &&
+                  opt_.wgmma_in_flight && p.stages >= 3 &&
+                  std::all_of(body.instrs.begin(), body.instrs.end(), [&](const ir::Instr& in) {
+                    return in.op != ir::Op::Dot || !layouts_[in.dst].mma || wgmma_accumulates_in_place(in, p);
+                  });
+  p.ahead = p.wgmma_async ? p.stages - 2 : p.stages - 1;
+  p.copies_after_dot = p.wgmma_transposed && !p.wgmma_async && p.prefetched.empty();
+}
+
+void Emitter::plan_tma(Pipeline& p, int register_read) {
+  // TMA (CodegenOptions::tma) where every staged tile wgmma reads from
+  // shared memory is a rectangle the TMA unit can copy and its box
+  // coordinates are index arithmetic of the loop variable; one mbarrier a
+  // stage after the stages. A transposed dot's register-read tile keeps
+  // its cp.async copies (its padded rows are what the TMA unit cannot
+  // write) unless it went in x's layout (place_wgmma_operands).
+  if (p.wgmma && opt_.tma && !opt_.tf32_cut_staged) {
+    std::vector<std::optional<TmaMatch>> ms;
+    for (const StagedLoad& s : p.loads) {
+      if (s.reg == register_read && !s.register_read_by_tma()) {
+        ms.push_back(std::nullopt);
+        continue;
+      }
+      std::optional<TmaMatch> m = tma_match(s);
+      if (!m) break;
+      AtIteration at(*this, p, "probe");
+      if (!remat(m->inner_x, {"0"}, 0) || !remat(m->outer_x, {"0"}, 0) || (m->batch_x >= 0 && !remat(m->batch_x, {"0"}, 0)))
+        break;
+      ms.push_back(*m);
+    }
+    if (ms.size() == p.loads.size()) {
+      p.tma = true;
+      for (size_t i = 0; i < ms.size(); ++i) {
+        if (!ms[i]) continue;
+        p.loads[i].tma = static_cast<int>(tensor_maps_.size());
+        p.loads[i].tma_inner_x = ms[i]->inner_x;
+        p.loads[i].tma_outer_x = ms[i]->outer_x;
+        p.loads[i].tma_batch_x = ms[i]->batch_x;
+        tensor_maps_.push_back(ms[i]->spec);
+      }
+      p.bar_offset = p.stages * p.stage_bytes;
+      if (p.wgmma_async && p.prefetched.empty()) {
+        p.late_issue = true;
+        p.ahead = p.stages - 1;
+      }
+    }
+  }
+}
+
+void Emitter::pair_wgmma_dots(Pipeline& p) {
+  const ir::Block& body = *p.loop->body;
+  // Groups in flight without late_issue (the small loads keep it off):
+  // the copies may go after the dots' issue. They fill the stage the
+  // groups of two iterations back read, retired by the wait that every
+  // thread passed before this iteration's barrier.
+  if (p.wgmma_async && !p.late_issue && opt_.wgmma_copies_after_dots) p.copies_after_dot = true;
+  if (p.wgmma) {
+    std::vector<const ir::Instr*> dots;
+    for (const ir::Instr& in : body.instrs)
+      if (in.op == ir::Op::Dot && layouts_[in.dst].mma) dots.push_back(&in);
+    p.wgmma_dots = static_cast<int>(dots.size());
+    // Only with the copies after the wait (TMA pipelines and their
+    // cp.async fallback): the form checked on a GPU.
+    if (p.late_issue && opt_.wgmma_pair_dots)
+      for (size_t i = 0; i + 1 < dots.size(); ++i)
+        if (wgmma_pairable(*dots[i], *dots[i + 1], p)) {
+          p.wgmma_pairs[dots[i]] = dots[i + 1];
+          p.wgmma_pair_seconds.insert(dots[i + 1]);
+          ++i;
+        }
+    p.wgmma_groups = p.wgmma_dots - static_cast<int>(p.wgmma_pairs.size());
+  }
+}
+
+void Emitter::plan_clusters_and_decoupling() {
   // Clusters: for a kernel of one pipelined loop only, at its top level
   // (multicast_axis), so that both programs of a cluster cross the cluster
   // barrier before and after it together.
@@ -495,7 +537,6 @@ void Emitter::plan_pipelines() {
       p.decoupled = true;
       add_empty_barriers(p, static_cast<int>(threads_ / 32));
     }
-  plan_warp_specialization();
 }
 
 void Emitter::add_empty_barriers(Pipeline& p, int arrivals) {
