@@ -36,16 +36,16 @@ struct CodegenOptions {
   // MMA layout or cp.async pipeline (for comparing the two).
   bool scalar_dots = false;
   // Tensor-core fragments read from shared memory by ldmatrix where the
-  // operand's layout allows (issue 16); off: one shared load per word.
+  // operand's layout allows; off: one shared load per word.
   bool ldmatrix = true;
-  // Hopper tensor cores (sm_90a only; issue 16): tf32 dots of a pipelined
+  // Hopper tensor cores (sm_90a only): tf32 dots of a pipelined
   // loop whose operands are both staged with k along their rows, and whose
   // result has 16 rows per warp, run wgmma.mma_async from shared memory
   // (K-major; rows of 128 bytes 128-byte swizzled, others in core
   // matrices) instead of mma.sync; so do bf16 and f16 dots, their operands
   // also M- or N-major (the transpose bits) or computed in registers and
-  // written to the stage (docs/gpu.md). Off by default: measured on a GPU it
-  // beats mma.sync on E1 but not yet Triton (bench/RESULTS.md, issue 16).
+  // written to the stage (docs/gpu.md). Off by default (docs/gpu.md,
+  // "Code-generation defaults"); the bench's tuner tries it with --wgmma.
   bool wgmma = false;
   // With wgmma and three or more stages: each iteration's groups stay in
   // flight while the next iteration's copies are waited for and issued
@@ -77,8 +77,8 @@ struct CodegenOptions {
   // launcher forms clusters where the driver can (cuLaunchKernelEx) and the
   // grid's axis is even, and tells the kernel (ts_tma_ok == 2); elsewhere
   // the kernel copies the whole tile itself, so results never depend on it.
-  // Measured slower than TMA without clusters (1.75-2x on p11, bench/
-  // RESULTS.md ninth round): off, and not tried by the bench's tuner.
+  // Slower than TMA without clusters on p11 (docs/gpu.md, "Code-generation
+  // defaults"): off, and not tried by the bench's tuner.
   bool cluster_multicast = false;
   // With TMA and wgmma groups in flight: two dots of one A operand whose B
   // tiles are staged side by side (E1 v1's left and right halves) run as
@@ -107,21 +107,21 @@ struct CodegenOptions {
   // fragment layout (the transposed MMA layout), fed to wgmma from
   // registers: B is never written to the stage nor read back by the tensor
   // cores; A's staged tile is wgmma's B. Where every MMA tile can take the
-  // transposed layout (B's N = 16 x warps). Off by default: E4 ran 8-17 %
-  // slower this way, its iterations bound by their instructions, and in the
-  // fragment layout a thread reads each of its values' packed word, scale
-  // and minimum on its own, 4 times the reads of the runs of 8
-  // (bench/RESULTS.md, fifteenth round).
+  // transposed layout (B's N = 16 x warps). Off by default (docs/gpu.md,
+  // "Code-generation defaults"): E4's iterations are then bound by their
+  // instructions, and in the fragment layout a thread reads each of its
+  // values' packed word, scale and minimum on its own, 4 times the reads of
+  // the runs of 8.
   bool wgmma_register_a = false;
   // With wgmma groups in flight, a tf32 dot run as C^T = B^T A^T (p11's:
   // B has n along its rows) writes B^T into the stage K-major from the
   // threads' registers (two sets alternating, rotated stores on 32 banks:
-  // gpu/codegen_transposed_stage.cpp), so wgmma reads it by descriptor and
-  // its groups may stay in flight, instead of reading B^T's fragments into
-  // registers and waiting for each group. Off by default: p11 ran 0.485 ms
-  // this way against 0.438 waited, its iterations bound by the ~280
-  // instructions a warp of the reads' addresses and masks, the rotation and
-  // the stores; and NVRTC took 1.2 s (bench/RESULTS.md, seventeenth round).
+  // codegen/tensor_core/codegen_transposed_stage.cpp), so wgmma reads it by
+  // descriptor and its groups may stay in flight, instead of reading B^T's
+  // fragments into registers and waiting for each group. Off by default
+  // (docs/gpu.md, "Code-generation defaults"): p11's iterations are then
+  // bound by the ~280 instructions a warp of the reads' addresses and masks,
+  // the rotation and the stores, and NVRTC takes far longer.
   // The bench's tuner does not try it (`--b-in-stage` with --warps does).
   bool wgmma_b_in_stage = false;
   // A tf32 dot run as C^T with its groups waited for (p11's TMA form):
@@ -131,21 +131,16 @@ struct CodegenOptions {
   // stage's "empty" mbarrier, instead of one block barrier an iteration.
   // The warpgroups may then drift apart, one's wgmma groups running on
   // the tensor cores while the other reads its fragments and waits
-  // (Pipeline::decoupled). On by default: p11 ran 3-6 % faster this way
-  // in every pairing of two calls (bench/RESULTS.md, eighteenth round).
-  // Turns at the tensor cores (each warpgroup issuing its group only once
-  // the other had waited for its own) ran 16 % slower than the plain form
-  // and were taken out. With wgmma_b_tma, B comes by TMA with A, and only
-  // the empty barriers remain.
+  // (Pipeline::decoupled). On by default (docs/gpu.md, "Code-generation
+  // defaults"). With wgmma_b_tma, B comes by TMA with A, and only the empty
+  // barriers remain.
   bool wgmma_decoupled = true;
   // With tma: that dot's B (the tile its fragments are read from, p11's
   // y) comes by TMA too, in x's layout (128-byte swizzled columns, a box a
   // column), instead of by cp.async into padded rows. The loop then has no
   // cp.async and no warpgroup barrier on the TMA path, at the price of
-  // 2-way bank conflicts in the fragment reads. On by default: p11 ran
-  // 0.362 ms against 0.413 (bench/RESULTS.md, nineteenth round, call 2).
-  // Panels of 8 columns (conflict-free reads, a box of 32-byte rows a
-  // panel) ran 0.433, no faster than padded rows, and were taken out.
+  // 2-way bank conflicts in the fragment reads. On by default (docs/gpu.md,
+  // "Code-generation defaults").
   bool wgmma_b_tma = true;
   // With TMA and wgmma groups in flight: a loop whose dot operand is
   // computed in registers (E4's dequantized X) and written into the stage
@@ -159,14 +154,13 @@ struct CodegenOptions {
   // loop does not have that shape, or the producer's ops would need a
   // block barrier, the kernel is lowered without it (LoweredKernel::
   // warp_specialized says which); launches without tensor maps run the
-  // whole loop in the consumers, as without it. E4 at K = 100864 on an
-  // H200: 0.246-0.250 ms at BN 128 x 2, BK 64 against 0.279 without it
-  // (bench/RESULTS.md, twentieth round). Off by default: the bench's tuner
-  // tries it (wgmma variant 6), as `--warp-specialize` does.
+  // whole loop in the consumers, as without it. Faster on E4 (docs/gpu.md,
+  // "Code-generation defaults"). Off by default: the bench's tuner tries it
+  // (wgmma variant 6), as `--warp-specialize` does.
   bool warp_specialize = false;
   // With warp_specialize: the producer's warpgroups, 1 or 2. One producer
-  // warp a scheduler is latency-bound on E4's dequantization (bench/
-  // RESULTS.md, twentieth round); with two, each computes half the operand.
+  // warp a scheduler is latency-bound on E4's dequantization; with two,
+  // each computes half the operand.
   // At 8 consumer warps the block's 512 threads would cap every thread at
   // 128 registers, below the consumers' two 128 x 128 accumulators: the
   // producers give registers back (setmaxnreg.dec) and the consumers take
@@ -185,8 +179,8 @@ struct CodegenOptions {
   // any number of blocks (bench: as many as are resident at once) walks
   // the programs x-fastest, block b taking b, b + gridDim.x, ...;
   // program_id and num_programs read the logical grid. All zero: one block
-  // per program, as usual. For row-wise kernels with many small programs
-  // (issue 16 item 3), where a block's fixed cost is paid once.
+  // per program, as usual. For row-wise kernels with many small programs,
+  // where a block's fixed cost is paid once.
   int64_t persistent_grid[3] = {0, 0, 0};
   // Programs a persistent kernel runs together in each trip of its loop, 1
   // or 2. At 2 the body is emitted twice, its instructions interleaved

@@ -1,4 +1,4 @@
-// The atomics of issue 15 (max, min, and, or, xor, xchg, cas) as calls of
+// The atomics beyond atomic_add (max, min, and, or, xor, xchg, cas) as calls of
 // the prelude's ts_atomic_rmw<kind, sem, scope>. As with atomic_add, one
 // owner per element issues the atomic and masked lanes read 0.
 #include "codegen_emitter.h"

@@ -1,4 +1,4 @@
-// The math of issue 15 in CUDA: erf, log1p, expm1, rint, round, pow (the
+// The math functions in CUDA: erf, log1p, expm1, rint, round, pow (the
 // CUDA math library's, which libdevice is), umulhi, and casts rounding
 // toward zero.
 #include "codegen_emitter.h"

@@ -108,7 +108,7 @@ void add_examples(std::vector<BenchCase>& cases) {
   cases.push_back(weight_grad(example("e4_splitk_k100864", "e4_splitk", "bench_k100864",
                                       "E4 dW from packed x, split-K 16 + atomic_add, K = 100864 (dW not re-zeroed)", 0,
                                       "")));
-  // Issue 16: each X tile dequantized once (a program owns all 768 rows of
+  // Each X tile dequantized once (a program owns all 768 rows of
   // dW as 3 x 256); the tuner also tries other K splits and row blocks.
   for (const auto& [name, set, what] :
        {std::tuple{"e4_rows", "bench", "E4 dW from packed x, X dequantized once, K = 8192, split-K 11 + atomic_add"},
@@ -121,25 +121,12 @@ void add_examples(std::vector<BenchCase>& cases) {
     // X's columns, dequantized into the stage a thread a column; or over
     // half a group for two row blocks (each X value feeds 256 rows of dW:
     // the faster at K = 100864); or a quarter (98 registers: two programs an
-    // SM; the faster at K = 8192, 0.109 against 0.136 ms, and 0.627 against
-    // 0.488 at K = 100864). Not tried, slower in fixed runs (bench/RESULTS.md,
-    // eleventh and twelfth rounds): 3 row blocks of 64 columns (0.72 ms;
-    // with X in runs, 1.11 at split-K 7 and 0.78 at 11), 6 of 32 (0.91); BK
-    // 64 ties BK 32 (0.490 against 0.488 ms; with dY by TMA 0.585 against
-    // 0.413, one program an SM, sixteenth round); one row block of 128 x 128
-    // (two programs an SM: 0.52 ms against 0.47 on an H200, fifteenth round);
-    // BM 256 x BN 128 at 16 warps (four warpgroups of 64 rows, 96 registers:
-    // 0.369 ms against 0.328 for BN 128 x 2 at 8 warps, sixteenth round).
-    // BK 64 at BN 128 x 2 (variant 7): for the warp-specialized form
-    // (CodegenOptions::warp_specialize), whose producer pays its waits,
-    // fence and small loads' addresses once an iteration: twice the values
-    // for them (0.246 ms at K = 100864 against 0.312 at BK 32; the plain
-    // form 0.279 against 0.333: bench/RESULTS.md, twentieth round).
-    // Not tried, slower warp-specialized (twenty-first round): three row
-    // blocks of 128 at BN 64 (384 rows of dW for each X value; 0.293 ms at
-    // BK 64 and split-K 11, two waves of 132, against 0.242 for variant 7;
-    // 0.308 at split-K 5; 0.390 at BK 32); at BN 128 the three row blocks'
-    // accumulators spill at every setmaxnreg split.
+    // SM; the faster at K = 8192). BK 64 at BN 128 x 2 (variant 7): for the
+    // warp-specialized form (CodegenOptions::warp_specialize), whose
+    // producer pays its waits, fence and small loads' addresses once an
+    // iteration: twice the values for them. The blocks left out, each
+    // slower, are in docs/gpu.md ("Block variants the tuner
+    // leaves out").
     for (auto [bn, rows, bk] : {std::tuple{256, 1, 32}, std::tuple{128, 2, 32}, std::tuple{64, 2, 32}, std::tuple{128, 2, 64}}) {
       c.block_variants.push_back({{"BM", 128}, {"BN", bn}, {"BK", bk}, {"ROW_BLOCKS", rows}, {"SPLIT_K", 7}});
       c.wgmma_variants.insert(c.block_variants.size());
@@ -197,13 +184,9 @@ std::vector<BenchCase> anchor_cases() {
   c.flops = 2 * n * n * n;
   c.math = BenchCase::Math::Tf32;
   // Triton's row at these blocks falls off its fast path, so the target is
-  // a rate (issue 16: 300 TFLOP/s), and the tuner may pick other blocks:
-  // 256 x 128, which every run since the seventh round picked. (128 x 64,
-  // 64 x 128 and 128 x 128 x 16 never won and took most of the tuning's
-  // time, bench/RESULTS.md, ninth round; 256 x 128 x 64 fits two stages
-  // only and ran 0.68 ms, fifteenth round.)
-  // (128 x 256 on 16 warps, four decoupled warpgroups, ran 0.51 ms against
-  // 0.42 for 256 x 128 on 8: eighteenth round, call 4.)
+  // a rate (300 TFLOP/s), and the tuner may pick other blocks: 256 x 128,
+  // which it picks. The blocks left out, each slower, are in docs/gpu.md
+  // ("Block variants the tuner leaves out").
   for (auto [b0, b1, bk] : {std::tuple{256, 128, 32}})
     c.block_variants.push_back({{"B0", b0}, {"B1", b1}, {"B2", 1}, {"B_MID", bk}});
   cases.push_back(c);

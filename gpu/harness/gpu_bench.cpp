@@ -69,18 +69,16 @@ BenchConfig config_of(const CodegenOptions& cg, const puzzles::SizeSet& set) {
   return config;
 }
 
-// Compile time (issue 7's target): from IR through NVRTC with the cache
-// bypassed, the median of three (one compile alone varied up to 2x between
-// calls on the same host). Each of the three compiles a kernel of its own
-// name: the lent H100 hosts' NVRTC answered a repeat of the source it had
-// just compiled in ~0.05 s (E4's fused kernel at K = 8192 and 100864, one
-// source: 0.466 s, then 0.063 s), which no user's new kernel gets.
+// Compile time: from IR through NVRTC with the cache bypassed, the median
+// of three (one compile alone varies up to 2x on the same host). Each of
+// the three compiles a kernel of its own name: NVRTC may answer a repeat of
+// a source it has just compiled in a fraction of the time, which no user's
+// new kernel gets.
 double median_nvrtc_seconds(const ir::Kernel& ir, const CodegenOptions& cg, const CompileOptions& compile) {
   using clock = std::chrono::steady_clock;
   static int serial = 0;
-  // Unique to this process too: a cache below NVRTC on a lent host answered
-  // for sources an earlier process had compiled under the same names
-  // (bench/RESULTS.md, issue 16 sixth round, call 8).
+  // Unique to this process too: a cache below NVRTC may answer for sources
+  // an earlier process compiled under the same names.
   static const std::string nonce = std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
   double times[3];
   for (double& t : times) {
@@ -228,7 +226,7 @@ void run_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, Benc
   // of events: the queue stays ahead of the GPU, so a run's start event
   // fires as the previous run ends and the interval holds the kernel, not
   // the host's launch latency (timed from an idle GPU, one launch at a time,
-  // it added 3-8 us to every run: bench/RESULTS.md, issue 16 fifth round).
+  // every run would include microseconds of it).
   // Triton's do_bench likewise queues each run behind its cache flush.
   std::vector<std::unique_ptr<EventTimer>> timers;
   for (int i = 0; i < opt.runs; ++i) timers.push_back(std::make_unique<EventTimer>(d));
@@ -285,6 +283,53 @@ size_t choose_tuned_variant(const std::vector<double>& run_ms, const std::functi
 
 namespace {
 
+// The configurations the tuner times for one block set: `persistent`
+// adds grid-stride launches, `dots` the stage counts and (with
+// opt.tune_wgmma) the wgmma forms; a `wgmma_only` block set runs those only,
+// at 8 warps.
+std::vector<BenchOptions> tuner_options(const BenchOptions& opt, bool persistent_too, bool dots, bool wgmma_only,
+                                        const std::vector<int>& warps, const std::vector<int>& stages) {
+  // 0: one block per program; 1: persistent; 2: persistent, two programs
+  // interleaved a trip (refused by the code generator where the body has
+  // loops or branches, or side effects other than stores).
+  std::vector<BenchOptions> options;
+  for (int persistent : persistent_too ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
+    // wgmma: 1 groups left in flight, 2 each waited for at once; 3 and 4
+    // the same with TMA copies (where no tile qualifies, the kernel is 1's
+    // or 2's again and is skipped); 5 as 1 with the next copies before the
+    // dots (CodegenOptions::wgmma_copies_after_dots off: which order wins
+    // depends on E4's blocks; elsewhere the kernel is 1's and is skipped);
+    // 6 as 3 warp-specialized (a producer warpgroup: CodegenOptions::
+    // warp_specialize; where the loop has no operand computed in registers,
+    // the kernel is 3's and is skipped); 7 as 6 with two producer
+    // warpgroups (CodegenOptions::producer_warpgroups: each computes half
+    // the operand).
+    // Not clusters (`--cluster`): slower than single programs on p11
+    // (docs/gpu.md, "Code-generation defaults").
+    for (int wg : !dots || !opt.tune_wgmma ? std::vector<int>{0}
+                  : wgmma_only             ? std::vector<int>{1, 2, 3, 4, 5, 6, 7}
+                                           : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7})
+      for (int s : stages)
+        for (int w : wgmma_only ? std::vector<int>{8} : warps) {
+          BenchOptions o = opt;
+          o.codegen.wgmma = wg > 0;
+          o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5 || wg >= 6;
+          o.codegen.wgmma_copies_after_dots = wg != 5;
+          o.codegen.tma = wg >= 3;
+          o.codegen.warp_specialize = wg >= 6;
+          o.codegen.producer_warpgroups = wg == 7 ? 2 : 1;
+          o.measure_compile = false;
+          // Enough runs to rank the variants; the winner runs again in full.
+          o.runs = std::min(opt.runs, 30);
+          o.codegen.num_warps = w;
+          o.codegen.num_stages = s;
+          o.codegen.persistent_grid[0] = persistent ? 1 : 0;  // run_case fills in the logical grid
+          o.codegen.persistent_interleave = persistent == 2 ? 2 : 1;
+          options.push_back(o);
+        }
+  return options;
+}
+
 // The autotuner: every variant timed the same way (without the extra NVRTC
 // timing), the fastest kept; the winner is then run once more in full so
 // its compile times are recorded too. A variant the code generator refuses
@@ -324,45 +369,7 @@ void tune_case(CudaDriver& d, const Ceilings& ceil, const BenchOptions& opt, con
     // Persistent launches pay off only where programs far outnumber what the
     // SMs hold at once.
     const bool many = puzzles::grid_for(bc.set).count() >= 8 * int64_t{d.device().sm_count};
-    // 0: one block per program; 1: persistent; 2: persistent, two programs
-    // interleaved a trip (refused by the code generator where the body has
-    // loops or branches, or side effects other than stores).
-    std::vector<BenchOptions> options;
-    for (int persistent : many && !dots ? std::vector<int>{0, 1, 2} : std::vector<int>{0})
-      // wgmma: 1 groups left in flight, 2 each waited for at once; 3 and 4
-      // the same with TMA copies (where no tile qualifies, the kernel is 1's
-      // or 2's again and is skipped); 5 as 1 with the next copies before the
-      // dots (CodegenOptions::wgmma_copies_after_dots off: E4's rows kernel
-      // ran 3 % faster so at BN 128, 11 % slower at BN 64; elsewhere the
-      // kernel is 1's and is skipped); 6 as 3 warp-specialized (a producer
-      // warpgroup: CodegenOptions::warp_specialize; where the loop has no
-      // operand computed in registers, the kernel is 3's and is skipped); 7
-      // as 6 with two producer warpgroups (CodegenOptions::
-      // producer_warpgroups: each computes half the operand).
-      // Not clusters (`--cluster`): 4-8 % slower than single programs on p11
-      // (bench/RESULTS.md, thirteenth round; 1.6-2.2x before its fix of
-      // their barriers' semantics).
-      for (int wg : !dots || !opt.tune_wgmma ? std::vector<int>{0}
-                    : wgmma_only             ? std::vector<int>{1, 2, 3, 4, 5, 6, 7}
-                                             : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7})
-        for (int s : stages)
-          for (int w : wgmma_only ? std::vector<int>{8} : warps) {
-            BenchOptions o = opt;
-            o.codegen.wgmma = wg > 0;
-            o.codegen.wgmma_in_flight = wg == 1 || wg == 3 || wg == 5 || wg >= 6;
-            o.codegen.wgmma_copies_after_dots = wg != 5;
-            o.codegen.tma = wg >= 3;
-            o.codegen.warp_specialize = wg >= 6;
-            o.codegen.producer_warpgroups = wg == 7 ? 2 : 1;
-            o.measure_compile = false;
-            // Enough runs to rank the variants; the winner runs again in full.
-            o.runs = std::min(opt.runs, 30);
-            o.codegen.num_warps = w;
-            o.codegen.num_stages = s;
-            o.codegen.persistent_grid[0] = persistent ? 1 : 0;  // run_case fills in the logical grid
-            o.codegen.persistent_interleave = persistent == 2 ? 2 : 1;
-            options.push_back(o);
-          }
+    const std::vector<BenchOptions> options = tuner_options(opt, many && !dots, dots, wgmma_only, warps, stages);
     // Each variant lowered once; one the code generator refuses (too much
     // shared memory for its stages, say) is skipped.
     std::vector<std::optional<LoweredKernel>> lowered(options.size());

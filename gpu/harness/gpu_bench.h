@@ -25,7 +25,7 @@ struct BenchOptions {
   CubinCache* cache = nullptr;
   bool verify = false;  // also compare with the reference spec (slow at these sizes)
   // Warps per program to try for each case; the fastest is reported.
-  // Non-empty also turns on the rest of the autotuner (issue 16 item 4):
+  // Non-empty also turns on the rest of the autotuner:
   // each case's block variants (BenchCase::block_variants; the cases
   // compared with Triton keep ANCHORS.md's blocks, so that comparison stays
   // like for like), pipeline stages 2 and 4 beside the automatic choice for

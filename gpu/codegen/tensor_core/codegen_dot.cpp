@@ -256,7 +256,7 @@ void Emitter::dot_mma_fragments(const ir::Instr& in) {
   line(steps <= 8 ? "#pragma unroll" : "#pragma unroll 2");
   open("for (int k0 = 0; k0 < " + std::to_string(K) + "; k0 += " + std::to_string(kstep) + ")");
   line("uint32_t fa[" + std::to_string(ld.tm) + "][4], fb[" + std::to_string(ld.tn) + "][2];");
-  // ldmatrix (issue 16) where the rows it reads are 16 bytes of one
+  // ldmatrix where the rows it reads are 16 bytes of one
   // operand row: any 16-bit operand (.trans when k runs across the rows),
   // a tf32 one only with k along its rows (its words are whole floats).
   // Lane l gives the address of row l % 8 of matrix l / 8 (see the prelude).

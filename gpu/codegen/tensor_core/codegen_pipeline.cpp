@@ -89,7 +89,7 @@ void Emitter::publish_stage(Pipeline& p) {
     // by generic-proxy stores that wgmma reads through the async proxy: the
     // proxy fence before the barrier, as on the cp.async path below. Without
     // it e4_rows' BN 64 x 2 form by TMA computed wrong results at its bench
-    // size, different from run to run (bench/RESULTS.md, seventeenth round).
+    // size, different from run to run.
     if (p.wgmma && !p.reg_written.empty()) line("ts_fence_proxy_async();");
     // Decoupled warpgroups: a warpgroup's threads copied the tile its own
     // fragments read; only they wait for each other.
@@ -125,7 +125,7 @@ void Emitter::publish_stage(Pipeline& p) {
   // The copies go behind the dots (dot_mma_fragments, wgmma_group_done);
   // the other loads' reads ahead stay here, where their latency has the
   // whole iteration before the next one writes them to its stage (behind
-  // the dots, E4 ran 15 % slower: bench/RESULTS.md, twelfth round).
+  // the dots, E4 ran slower).
   if (p.copies_after_dot && p.prefetched.empty()) return;
   open("");
   if (!p.copies_after_dot) issue_ahead(p);
@@ -206,8 +206,7 @@ void Emitter::issue_copies(const Pipeline& p, const std::string& value, const st
     // NVVM drops it). In rolled loops where the TMA path has cp.async copies
     // of its own (p11's y), which was a quarter of p11's NVRTC time while
     // both paths were in one kernel; unrolled elsewhere (E1), as rolled it
-    // cost 1.5-2.5 % of E1's run time then (bench/RESULTS.md, thirteenth
-    // round, call 6).
+    // slowed E1 down (docs/gpu.md).
     cp_async(true, rolled || p.tma_path_copies(), false);
     close();
   }

@@ -1,4 +1,4 @@
-// TMA for staged dot operands (CodegenOptions::tma, issue 16). A staged
+// TMA for staged dot operands (CodegenOptions::tma). A staged
 // load qualifies when its tile is a plain rectangle of a row-major 2-D
 // tensor:
 //

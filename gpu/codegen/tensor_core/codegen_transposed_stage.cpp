@@ -21,8 +21,7 @@
 // stores the set of registers it read two refills before and reads that
 // set again, two sets alternating. With one refill between read and store,
 // the reads' latency (~1 us from L2 or memory under p11's load) was exposed
-// every iteration: 0.616 ms against 0.438 for the waited form (bench/
-// RESULTS.md, seventeenth round, call 1).
+// every iteration, slower than the waited form.
 #include <algorithm>
 
 #include "codegen_emitter.h"

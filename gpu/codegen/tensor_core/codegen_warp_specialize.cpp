@@ -1,4 +1,4 @@
-// Warp specialization (CodegenOptions::warp_specialize, issue 16). A
+// Warp specialization (CodegenOptions::warp_specialize). A
 // pipelined wgmma loop whose dot operand is computed in registers (E4's
 // dequantized X) runs as two roles instead of every thread doing both
 // between block barriers:

@@ -1,4 +1,4 @@
-// Hopper's wgmma (CodegenOptions::wgmma, issue 16): the dots of a pipelined
+// Hopper's wgmma (CodegenOptions::wgmma): the dots of a pipelined
 // loop that codegen_wgmma_plan.cpp admitted, emitted from dot_mma_fragments
 // once their operands are in the stage: tf32 from staged K-major tiles, tf32
 // as C^T = B^T A^T with B^T in registers, 16-bit by descriptors of either
