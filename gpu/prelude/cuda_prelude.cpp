@@ -103,7 +103,7 @@ template <class I> TS_INLINE I ts_float_to_int(double v) {
   if (v >= (double)ts_int<I>::hi + 1.0) return ts_int<I>::hi;
   return (I)v;
 }
-// The same rule for an f32 source, in f32 (issue 16: an f64 conversion and
+// The same rule for an f32 source, in f32 (an f64 conversion and
 // compare per element cost E2's quantizer more than its arithmetic). Every
 // bound compared against (lo, hi + 1) is a power of two or its negation, so
 // exact in f32, and every f32 value is exactly the f64 one: the same answer.
@@ -240,7 +240,7 @@ template <int SEM, int SCOPE> TS_INLINE void ts_red_add_pair(float* p, float a, 
 #undef TS_RED_CASE
 #endif
 
-// The other atomics (issue 15): K is ir::AtomicKind (max, min, and, or,
+// The other atomics: K is ir::AtomicKind (max, min, and, or,
 // xor, xchg, cas), SEM ir::MemSem (acq_rel, acquire, release, relaxed),
 // SCOPE ir::MemScope (gpu, cta, sys). CUDA's atomics are relaxed; a fence
 // of the scope before gives release, one after gives acquire. Float
@@ -369,7 +369,7 @@ TS_INLINE void ts_prefetch_l1(const void* p) {
 // (ld.u16 into a .b32 register): the warp-specialized producer's small
 // loads, kept in flight across iterations. Read as unsigned short and
 // widened, NVCC masked the value right after the load (LOP3 & 0xffff),
-// which waited for it (bench/RESULTS.md, twentieth round).
+// which waited for it.
 TS_INLINE uint32_t ts_load_bits16(const void* p) {
 #ifdef __CUDA_ARCH__
   uint32_t v;

@@ -48,7 +48,7 @@ struct __align__(64) ts_tensor_map {
 // defines TS_TMA_PATH 0, at the first such launch). Its copy-path flag is a
 // constant and NVVM drops the other path's code: carried as a run-time
 // branch, it was a fifth to a half of NVRTC's time on E1's and p11's
-// kernels (bench/RESULTS.md, fourteenth round).
+// kernels.
 #ifndef TS_TMA_PATH
 #define TS_TMA_PATH 1
 #endif
@@ -121,8 +121,8 @@ TS_INLINE void ts_mbar_wait(uint64_t* bar, unsigned parity) {
 // consumers, waiting for the producer): suspended until the phase completes
 // (or the hint's 10 ms pass) rather than retrying at the system's own short
 // limit. Spinning, they retried ~10 times an iteration, issue slots the
-// producer warp of their scheduler lost; every wait so, the plain E4 form
-// ran 3 % slower (bench/RESULTS.md, twentieth round).
+// producer warp of their scheduler lost. Not every wait so: the plain E4
+// form ran slower that way.
 TS_INLINE void ts_mbar_wait_sleep(uint64_t* bar, unsigned parity) {
   const unsigned a = ts_smem_addr(bar);
   unsigned done = 0;
@@ -194,11 +194,11 @@ TS_INLINE void ts_cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" 
 // says that this program's wgmma groups on a stage are retired (their
 // reads done: wgmma.wait_group, then the program's barrier); the waiter
 // then refills the stage through the async proxy. The default semantics
-// (release and acquire at CTA scope) order that. Cluster scope (as these
-// were until the thirteenth round) cost p11 about 1,400 cycles an
-// iteration on warp 0's path to its next wgmma, probably because such a
-// release orders every earlier memory operation of the thread, its own
-// cp.async copies in flight among them (bench/RESULTS.md).
+// (release and acquire at CTA scope) order that. Cluster scope would cost
+// p11 about 1,400 cycles an iteration on warp 0's path to its next wgmma,
+// probably because such a release orders every earlier memory operation of
+// the thread, its own cp.async copies in flight among them (a wider scope
+// than the wait needs).
 TS_INLINE void ts_mbar_arrive_cluster(uint64_t* bar, unsigned rank) {
   asm volatile("{\n.reg .b32 a;\nmapa.shared::cluster.u32 a, %0, %1;\nmbarrier.arrive.shared::cluster.b64 _, [a];\n}" ::"r"(
                    ts_smem_addr(bar)),
@@ -206,7 +206,7 @@ TS_INLINE void ts_mbar_arrive_cluster(uint64_t* bar, unsigned rank) {
                : "memory");
 }
 TS_INLINE void ts_fence_operand(float& x) { asm volatile("" : "+f"(x)::"memory"); }
-// Fragments by ldmatrix (issue 16): lane l names row l % 8 of 8 x 8 matrix
+// Fragments by ldmatrix: lane l names row l % 8 of 8 x 8 matrix
 // l / 8 (16 bytes, 16-byte aligned); word j of the result is lane
 // (g = l / 4, q = l % 4)'s part of matrix j: row g, bytes 4q..4q+3, or with
 // .trans the 16-bit elements (2q, g) and (2q + 1, g). One instruction for
