@@ -1,4 +1,4 @@
-# Sourced by the one-call device scripts (bench/i16_*_call.sh): where things
+# Sourced by bench/device_call.sh (and any other one-run device script): where things
 # go, the summary log, and the build of the command line tool through
 # gpu_run.sh (its own logs kept out of $OUT, which brings back few files).
 #   ROOT      the repository            OUT      the device tool's output folder
@@ -49,72 +49,4 @@ sass_check() {
     "$cuda_bin/nvcc" -arch=sm_90a -cubin -w -Xptxas -v -o "$BUILD/$name.cubin" "$BUILD/$name.cu" > "$BUILD/$name.ptxas" 2>&1 &&
     "$cuda_bin/cuobjdump" -sass "$BUILD/$name.cubin" | python3 "$ROOT/bench/sass_fragment_check.py" > "$BUILD/${name}_sass.log" 2>&1
   log "SASS check of $name: exit $? $(tr '\n' ' ' < "$BUILD/${name}_sass.log" 2>/dev/null) $(grep -o 'Used [0-9]* registers' "$BUILD/$name.ptxas" 2>/dev/null)"
-}
-# e4_against_unfused LIMIT CASES: the unfused E4 baseline (cuBLAS's product,
-# bench/e4_unfused_baseline.py) to $OUT/e4_unfused.log, then `tilescope
-# bench --gpu --wgmma --case CASES` (tuned) to $OUT/bench.log and
-# bench.json, within LIMIT seconds; the K = 100864 lines and the cases' rows
-# to the summary.
-e4_against_unfused() {
-  PYTHONUNBUFFERED=1 timeout 60 python3 "$ROOT/bench/e4_unfused_baseline.py" > "$OUT/e4_unfused.log" 2>&1
-  log "e4_unfused_baseline.py: exit $? $(grep -E 'K=100864' "$OUT/e4_unfused.log" | tr '\n' ' ')"
-  timeout "$1" "$TS" bench --gpu --wgmma --case "$2" --json-out "$OUT/bench.json" > "$OUT/bench.log" 2>&1
-  log "tuned: exit $? $(grep -E "^($(echo "$2" | tr ',' '|')) " "$OUT/bench.log" | tr '\n' ' ')"
-}
-# ab_rounds "CASE FLAGS" CFG...: `tilescope bench --gpu --case CASE FLAGS CFG`
-# for each configuration CFG in turn, two rounds (A/B/A/B: a drift of the
-# host shows as a difference between rounds); output to $OUT/ab.log, each
-# row to the summary.
-ab_rounds() {
-  local what=$1 round cfg
-  shift
-  : > "$OUT/ab.log"
-  for round in 1 2; do
-    for cfg in "$@"; do
-      echo "=== round $round: $cfg" >> "$OUT/ab.log"
-      # shellcheck disable=SC2086
-      timeout 120 "$TS" bench --gpu --case $what $cfg >> "$OUT/ab.log" 2>&1
-      log "round $round, $what $cfg: exit $? $(grep -E "^${what%% *} " "$OUT/ab.log" | tail -1)"
-    done
-  done
-}
-# cublas_tf32_4096: cuBLAS's tf32 product at 4096^3 (torch.matmul), timed
-# back to back (100 runs after 10; median and minimum) to $OUT/cublas.log.
-# (triton_at_scale.py's torch column times it with Triton's do_bench, L2
-# cleared before each run: 0.373 ms in the eighteenth round's "Done when"
-# call, against 0.356-0.361 here in its calls 2-4, all on H200s.)
-cublas_tf32_4096() {
-  PYTHONUNBUFFERED=1 timeout 120 python3 - > "$OUT/cublas.log" 2>&1 <<'PY'
-import torch
-torch.backends.cuda.matmul.allow_tf32 = True
-a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
-for _ in range(10): a @ b
-times = []
-for _ in range(100):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record(); a @ b; e.record(); torch.cuda.synchronize(); times.append(s.elapsed_time(e))
-times.sort()
-print(f"cuBLAS tf32 4096^3 (torch.matmul): median {times[50]:.4f} ms, min {times[0]:.4f} ms")
-PY
-  log "cublas: exit $? $(tail -1 "$OUT/cublas.log")"
-}
-# ncu_source_profile NAME KERNEL_REGEX "SECTIONS" ARGS...: Nsight Compute on
-# the fourth launch of the kernels KERNEL_REGEX names in `tilescope ARGS`,
-# SECTIONS (Nsight section names, space-separated) printed in full to
-# $OUT/ncu_NAME.txt, then its source page (each SASS instruction's stall
-# samples) to $OUT/ncu_NAME_sass.csv.
-ncu_source_profile() {
-  local name=$1 kernel=$2 sections=$3 section ncu
-  local args=()
-  shift 3
-  for section in $sections; do args+=(--section "$section"); done
-  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  timeout 240 "$ncu" "${args[@]}" --print-details all -k "regex:$kernel" --launch-skip 3 --launch-count 1 \
-    -o "$BUILD/$name" -f "$TS" "$@" > "$OUT/ncu_$name.txt" 2>&1
-  log "ncu $name: exit $? $(grep -E 'Duration|Issue Slots Busy|Executed Instructions  |Warp Cycles Per Issued|No Eligible' "$OUT/ncu_$name.txt" | tr -s ' ' | tr '\n' ';')"
-  # -o writes the report only: its sections come from importing it.
-  timeout 120 "$ncu" --import "$BUILD/$name.ncu-rep" --print-details all >> "$OUT/ncu_$name.txt" 2>&1
-  log "sections: $(grep -E 'Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|L1/TEX Cache Throughput|Issue Slots Busy|Executed Ipc Active' "$OUT/ncu_$name.txt" | tr -s ' ' | tr '\n' ';')"
-  timeout 120 "$ncu" --import "$BUILD/$name.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_${name}_sass.csv" 2>&1
-  log "source page: exit $? $(wc -l < "$OUT/ncu_${name}_sass.csv") lines"
 }

@@ -1,7 +1,7 @@
 """E1's 128x64x32 configuration in Triton, launched a few times, for Nsight
-Compute to profile beside tilescope's kernel (bench/i16_e1_profile_call.sh):
+Compute to profile beside tilescope's kernel:
 D = sigmoid(A @ BlT^T) * tanh(A @ BrT^T) at M = 1024, N = 2048, K = 2048,
-Triton's default warps and stages, as bench/RESULTS.md's Triton column runs it."""
+Triton's default warps and stages, as bench/README.md's Triton column runs it."""
 import os
 
 import torch
@@ -25,7 +25,7 @@ def split_activation(A, BlT, BrT, D, M: tl.constexpr, N: tl.constexpr, K: tl.con
     tl.store(D + rows[:, None] * N + cols[None, :], tl.sigmoid(left) * (2 * tl.sigmoid(2 * right) - 1))
 
 
-# E1_MODE (bench/i16_e1_loop_profile_call.sh): "loop" launches back to back on
+# E1_MODE: "loop" launches back to back on
 # three input copies in turn, as tilescope's bench does; "memset" zeroes
 # 256 MB before each launch, as do_bench's cache flush does; otherwise
 # launches back to back on one copy ("dobench": then times it with do_bench).

@@ -1,5 +1,5 @@
-# The unfused baseline of EXAMPLES.md E4 (issue 7's row "faster than the
-# unfused dequantize + cuBLAS path"): the matrix product dW = dY^T @ X of the
+# The unfused baseline of example E4 (docs/gpu.md: E4 is to beat the
+# unfused dequantize + cuBLAS path): the matrix product dW = dY^T @ X of the
 # already dequantized bf16 activation, through cuBLAS (torch.mm), at the
 # sizes of tilescope's e4 bench cases. The dequantize half is E3 at the same
 # size (K * CIN / 256 rows of 256 values: 302592 rows for K = 100864), timed

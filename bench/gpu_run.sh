@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU checks of issue 5, on a GPU machine with no package registry and no
-# ImGui/GLFW (the H100/H200 hosts): build from dependencies unpacked from
+# The GPU checks, on a GPU machine with no package registry and no
+# ImGui/GLFW (the lent GPU hosts): build from dependencies unpacked from
 # Debian .deb files, then
 #   1. tilescope check --all --gpu            (every puzzle, every size set, 3 seeds)
 #      tilescope check --examples --gpu       (every example, small and benchmark sizes)
@@ -150,7 +150,7 @@ if want broken; then
 fi
 
 if want bench; then
-  # One autotuned run (issue 16) for the table and the JSON.
+  # One autotuned run for the table and the JSON.
   run_logged bench_gpu 1800 "$TS" bench --gpu ${BENCH_ARGS:-} --json-out "$OUT/bench_gpu.json"
   cat "$OUT/bench_gpu.log" >> "$SUMMARY"
 fi

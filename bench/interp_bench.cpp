@@ -1,7 +1,7 @@
-// The interpreter benchmark (issue 2): the 12-puzzle suite at canonical
+// The interpreter benchmark: the 12-puzzle suite at canonical
 // sizes, and the at-scale cases of ANCHORS.md's interpreter table, each with
 // tracing off and full, next to a plain C++ loop computing the same result.
-// Not a test: it prints numbers for bench/RESULTS.md.
+// Not a test: it prints the numbers of bench/README.md.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17's measurement on a many-core machine (the 16-core GPU hosts), for
-# the lead to run: builds tilescope_interp_bench in Release, then
+# The interpreter's scaling on a many-core machine (the 16-core GPU hosts):
+# builds tilescope_interp_bench in Release, then
 #   1. the benchmark on all cores and pinned to two (taskset -c 0,1), both
 #      with --quick (the at-scale cases without E1/E4) and then E1 and E4;
 #   2. the scaling table (1, 2, 4, 8, 16 threads), all cases;

@@ -1,4 +1,4 @@
-"""Read bandwidth out of L2 on the GPU (issue 16, seventh round: is p11 L2-bound?).
+"""Read bandwidth out of L2 on the GPU (is a kernel such as p11 L2-bound?).
 
 Each program of a Triton kernel reads a chunk of one buffer with loads that bypass
 L1 (cache_modifier ".cg"), pass after pass, a different chunk each pass, and sums

@@ -2,16 +2,13 @@
 # compute-sanitizer memcheck on every pipelined kernel (cp.async, ldmatrix,
 # wgmma) at the sets with tails on every axis, at 4 and 8 warps, and with
 # wgmma where its dots take it (E1 and E4 at 4 and 8 warps, p11 at 8; E4's
-# bf16 dots since the eleventh round), with and without TMA copies, and
-# p11's clusters (thirteenth round). Most tail sets' blocks are below
-# wgmma's (p11's 11b: 32 x 16), so there those runs compile the mma.sync
-# kernel again (gpu-run prints which copy path ran); the wgmma, TMA and
-# cluster forms at tails are their GPU tests' (run under memcheck by
-# i16_gpu_tests_memcheck_call.sh). ONLY, a regular expression, keeps
-# the kernels whose id matches it. Each
-# run's output goes to $MLOG; one line a run (errors, exit status) to
-# standard output. Shared by the device scripts (i16_verify_call.sh,
-# i16_device_run.sh).
+# bf16 dots), with and without TMA copies, and p11's clusters. Most tail
+# sets' blocks are below wgmma's (p11's 11b: 32 x 16), so there those runs
+# compile the mma.sync kernel again (gpu-run prints which copy path ran);
+# the wgmma, TMA and cluster forms at tails are their GPU tests' (run them
+# under memcheck with TESTS=... bench/device_call.sh). ONLY, a regular
+# expression, keeps the kernels whose id matches it. Each run's output goes
+# to $MLOG; one line a run (errors, exit status) to standard output.
 #
 # Usage: bench/memcheck_tails.sh TILESCOPE MLOG
 set -u -o pipefail

@@ -1,4 +1,4 @@
-// The interpreter's memory at real sizes (issue 14): peak RSS of untraced
+// The interpreter's memory at real sizes: peak RSS of untraced
 // launches, each in a forked child so that one case's peak does not hide
 // the next's. Part of tilescope_interp_bench (--memory).
 #pragma once

@@ -1,4 +1,4 @@
-"""The Python front end's speed (issue 13): building IR from each Triton
+"""The Python front end's speed: building IR from each Triton
 puzzle kernel (triton_puzzles.py, unchanged), and the 12 puzzles built and
 run once each at their canonical sizes, as Triton's interpreter is timed in
 ANCHORS.md (2.42 s on 16 cores). Best of REPEATS, fresh kernels each time

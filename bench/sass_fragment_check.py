@@ -5,9 +5,9 @@ may still be in flight.
 
 PTX forbids writing those registers before the wgmma.wait_group that
 retires the group, and ptxas does not guard them: it may give a register to
-other values once the wgmma has issued (bench/RESULTS.md, issue 16: seventh
-round, and the tenth round's fragment sets, commit 6790829, reverted after
-this check failed on it). No host test can see this; the SASS can.
+other values once the wgmma has issued (a form of p11 with two fragment
+sets did so, and was taken out after this check failed on it). No host test
+can see this; the SASS can.
 
 For each such HGMMA (A operand Rn: registers Rn..Rn+3) the window runs from
 it, in address order, to the first `WARPGROUP.DEPBAR.LE gsb0, 0x0` (every

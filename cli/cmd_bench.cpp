@@ -13,25 +13,11 @@
 
 namespace cli {
 
-int cmd_bench(const Args& args) {
-  if (args.flag("help")) {
-    std::printf(
-        "usage: tilescope bench --gpu [--case p02,p11] [--runs N] [--json]\n\n"
-        "Runs the reference solutions at the sizes of ANCHORS.md on the GPU: CUDA-event timing\n"
-        "after warm-up, median of the runs, inputs rotated among copies when they fit in L2.\n"
-        "Prints time, GB/s, TFLOP/s and the percent of the floor max(bytes / bandwidth,\n"
-        "flops / rate), with bandwidth and rates measured here (a device-to-device copy and\n"
-        "cuBLAS SGEMM). Without a CUDA driver it prints one [SKIP] line and exits 0.\n\n"
-        "options:\n%s",
-        format_options(options_of("bench")).c_str());
-    return kExitOk;
-  }
-  if (!args.flag("gpu"))
-    throw UsageError("bench needs --gpu (the interpreter's benchmark is the tilescope_interp_bench program)");
-#ifndef TILESCOPE_HAVE_GPU
-  std::printf("[SKIP] no CUDA back end: tilescope was built without the CUDA toolkit (NVRTC)\n");
-  return kExitOk;
-#else
+#ifdef TILESCOPE_HAVE_GPU
+namespace {
+
+// The bench's options from the command line (UsageError for a bad mix).
+tl::gpu::BenchOptions bench_options(const Args& args) {
   tl::gpu::BenchOptions opt;
   opt.runs = static_cast<int>(args.int_value("runs", 100));
   opt.warmup = static_cast<int>(args.int_value("warmup", 10));
@@ -105,8 +91,11 @@ int cmd_bench(const Args& args) {
       }
     }
   }
-  tl::gpu::CubinCache cache("", !args.flag("no-cache"));
-  opt.cache = &cache;
+  return opt;
+}
+
+// Measures the ceilings, runs the cases and prints or writes the results.
+int run_bench(const Args& args, tl::gpu::BenchOptions& opt) {
   const bool json = args.flag("json");
   try {
     tl::gpu::CudaDriver d;
@@ -146,6 +135,34 @@ int cmd_bench(const Args& args) {
     std::printf("[SKIP] no CUDA driver: %s\n", e.what());
     return kExitOk;
   }
+}
+
+}  // namespace
+#endif
+
+int cmd_bench(const Args& args) {
+  if (args.flag("help")) {
+    std::printf(
+        "usage: tilescope bench --gpu [--case p02,p11] [--runs N] [--json]\n\n"
+        "Runs the reference solutions at the sizes of ANCHORS.md on the GPU: CUDA-event timing\n"
+        "after warm-up, median of the runs, inputs rotated among copies when they fit in L2.\n"
+        "Prints time, GB/s, TFLOP/s and the percent of the floor max(bytes / bandwidth,\n"
+        "flops / rate), with bandwidth and rates measured here (a device-to-device copy and\n"
+        "cuBLAS SGEMM). Without a CUDA driver it prints one [SKIP] line and exits 0.\n\n"
+        "options:\n%s",
+        format_options(options_of("bench")).c_str());
+    return kExitOk;
+  }
+  if (!args.flag("gpu"))
+    throw UsageError("bench needs --gpu (the interpreter's benchmark is the tilescope_interp_bench program)");
+#ifndef TILESCOPE_HAVE_GPU
+  std::printf("[SKIP] no CUDA back end: tilescope was built without the CUDA toolkit (NVRTC)\n");
+  return kExitOk;
+#else
+  tl::gpu::BenchOptions opt = bench_options(args);
+  tl::gpu::CubinCache cache("", !args.flag("no-cache"));
+  opt.cache = &cache;
+  return run_bench(args, opt);
 #endif
 }
 

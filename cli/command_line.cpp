@@ -32,7 +32,7 @@ const std::vector<CommandInfo>& command_table() {
            {"json", false, "", "print the reports as JSON"},
            {"gpu", false, "", "run on the GPU too and compare with the interpreter (CUDA back end)"},
            {"warps", true, "N", "with --gpu: warps per program (default 4)"},
-           {"wgmma", false, "", "with --gpu: Hopper wgmma for the tf32, bf16 and f16 dots that fit it (sm_90a; issue 16, not yet the default)"},
+           {"wgmma", false, "", "with --gpu: Hopper wgmma for the tf32, bf16 and f16 dots that fit it (sm_90a; not yet the default)"},
            {"stages", true, "N", "with --gpu: cp.async pipeline stages of pipelined dots, 2 to 4 (default: the code generator's choice)"},
            {"wgmma-wait", false, "", "with --wgmma: wait for every wgmma group at once instead of leaving one iteration's in flight"},
            {"tma", false, "", "with --wgmma: the TMA unit copies the staged tiles that are plain rectangles of a 2-D tensor (cp.async where the launch cannot describe them)"},

@@ -22,11 +22,11 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/interp/trace/trace.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tilescope)
 
-# Static libraries carry their dependencies along: the GPU backend (and
-# the puzzles it links) when it was built.
+# Static libraries carry their dependencies along: the GPU backend when it
+# was built (its harness, which links the puzzles, stays with the CLI).
 set(TILESCOPE_EXPORTED_LIBS tilescope_api tilescope_interp)
 if(TARGET tilescope_gpu)
-  list(APPEND TILESCOPE_EXPORTED_LIBS tilescope_gpu tilescope_puzzles)
+  list(APPEND TILESCOPE_EXPORTED_LIBS tilescope_gpu)
 endif()
 install(TARGETS ${TILESCOPE_EXPORTED_LIBS} EXPORT tilescopeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

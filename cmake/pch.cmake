@@ -1,8 +1,7 @@
 # Precompiled headers for the targets with many sources that all parse the
 # same big headers: the puzzles (tl.h in ~45 files) and the Python module
-# (pybind11). Measured on 2 cores: a puzzle compiles in about 1.3 s less CPU
-# time with them; CI builds twice. (The tests would save about 2 s a file,
-# but with Catch2's header precompiled GCC 12 reports false positives in
+# (pybind11): a puzzle file then compiles in a fraction of the CPU time,
+# and CI builds twice. (The tests would gain as much, but with Catch2's header precompiled GCC 12 reports false positives in
 # libstdc++ there: tests/CMakeLists.txt.)
 #
 # ccache caches a compile that uses a precompiled header only with

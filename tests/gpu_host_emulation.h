@@ -93,7 +93,7 @@ void ts_red_add_pair(float* p, float a, float b) {
   ts_atomic_add<SEM, SCOPE>(p + 1, b);
 }
 
-// The other atomics (issue 15), under the same lock, as the interpreter
+// The other atomics, under the same lock, as the interpreter
 // applies them: K is ir::AtomicKind; sem and scope change nothing here.
 template <int K, int SEM, int SCOPE, class T>
 T ts_atomic_rmw(T* p, T v, T c = T()) {

@@ -1,4 +1,4 @@
-// A kernel harness for the issue-15 op tests (test_scans.cpp,
+// A kernel harness for the scan, sort and permutation tests (test_scans.cpp,
 // test_sort_gather.cpp, test_gpu_scans.cpp): each test writes its kernel
 // body as a lambda over three pointers, and run() builds a fresh kernel from
 // it and runs it on the interpreter.

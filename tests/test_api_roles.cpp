@@ -1,4 +1,4 @@
-// Issue 14 through the public API: parameters that declare themselves
+// The value checks through the public API: parameters that declare themselves
 // inputs or outputs (tilescope::Role), and the optional reference check
 // (Options::reference) with each mismatch traced to its program and lane.
 #include <catch2/catch.hpp>

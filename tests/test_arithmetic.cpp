@@ -161,8 +161,8 @@ TEST_CASE("float remainder is frem as the GPU computes it: x - trunc(x / y) * y,
   CHECK(l.dtype == DType::f64);
   CHECK(l.at(0) == -1.5);
   CHECK(l.at(1) == 1.25);
-  // Where fmod and the GPU's expansion part (recorded with Triton 3.6 on an
-  // H100, tests/fidelity float_mod_*): a zero result is +0.0, an infinite
+  // Where fmod and the GPU's expansion part (recorded with Triton 3.6 on a
+  // GPU, tests/fidelity float_mod_*): a zero result is +0.0, an infinite
   // divisor gives x, and x / y overflowing gives an infinity.
   const double tiny = std::ldexp(1.0, -149);
   auto g = eval2(DType::f32, {-0.0, -2.5, 2.5, -0.5}, DType::f32, {1.5, -2.5, -kInf, tiny}, DType::f32,

@@ -1,4 +1,4 @@
-// Atomics beyond atomic_add (issue 15): atomic_max/min/and/or/xor/xchg/cas
+// Atomics beyond atomic_add: atomic_max/min/and/or/xor/xchg/cas
 // return the old values, apply in program order in the interpreter, follow
 // Triton's dtype rules and float max/min semantics, validate sem= and
 // scope=, and meet each other without write-conflict findings.

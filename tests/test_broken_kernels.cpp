@@ -207,7 +207,7 @@ TEST_CASE("broken/wrong_program_id_axis: columns 96..99 never written, no out-of
           "[broken]") {
   const BrokenKernel& b = broken("wrong_program_id_axis");
   RunReport r = run_broken(b);
-  // Issue 14: x's last 4 elements, never loaded, are a warning too.
+  // Unread inputs: x's last 4 elements, never loaded, are a warning too.
   REQUIRE(kinds(r) == std::vector{FindingKind::NeverWritten, FindingKind::InputNeverRead});
   CHECK(r.findings[1].message == "x[96:100]");
   CHECK(r.findings[1].lanes == 4);
@@ -273,7 +273,7 @@ TEST_CASE("broken/max_padded_lanes_win: undefined padded lanes reach the max (th
 TEST_CASE("broken/two_programs_same_rows: programs 1..3 each store z[0] after the program before", "[broken]") {
   const BrokenKernel& b = broken("two_programs_same_rows");
   RunReport r = run_broken(b);
-  // Issue 14: every program sums row 0, so rows 1..3 of x are never read.
+  // Unread inputs: every program sums row 0, so rows 1..3 of x are never read.
   REQUIRE(kinds(r) == std::vector{FindingKind::WriteConflict, FindingKind::NeverWritten, FindingKind::InputNeverRead});
   CHECK(r.findings[2].message == "x[1:4, :]");
   CHECK(r.findings[2].lanes == 600);
@@ -347,7 +347,7 @@ TEST_CASE("broken/loop_bound_one_block_short: x[:, 192:200] never read, every ro
           "[broken]") {
   const BrokenKernel& b = broken("loop_bound_one_block_short");
   RunReport r = run_broken(b);
-  // Issue 14: the unread tail is a warning (the run fails on its values).
+  // Unread inputs: the unread tail is a warning (the run fails on its values).
   REQUIRE(kinds(r) == std::vector{FindingKind::InputNeverRead});
   const tl::Finding& unread = r.findings[0];
   check_line(r, unread, b, line_containing(b.source_file, "auto xv = tl::load(x + "));
@@ -375,7 +375,7 @@ TEST_CASE("broken/interleaved_wrong_row_stride: in bounds, BiT's tail unread, no
   const BrokenKernel& b = broken("interleaved_wrong_row_stride");
   CHECK(puzzle_of(b).example);
   RunReport r = run_broken(b);
-  // Issue 14: rows r * 64 + k (k < 96) cover offsets [0, 8224) of BiT's
+  // Unread inputs: rows r * 64 + k (k < 96) cover offsets [0, 8224) of BiT's
   // 128 * 96; the rest was never read, a warning at the BUG line.
   REQUIRE(kinds(r) == std::vector{FindingKind::InputNeverRead});
   CHECK(buffer_of(r, r.findings[0]) == "BiT");

@@ -1,4 +1,4 @@
-// The broken kernels of issue 15's ops (b22..b24): an out-of-bounds atomic
+// The broken kernels of the atomic, bitcast and dot ops (b22..b24): an out-of-bounds atomic
 // lane, float offsets bitcast to i32, and a dot fed by a masked load
 // without `other`. Each finding is checked at its line, program and lane.
 #include "broken_fixture.h"

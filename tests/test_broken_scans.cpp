@@ -1,4 +1,4 @@
-// The issue-15 broken kernels: a cumsum over padded lanes (b20) and a
+// The broken scan and gather kernels: a cumsum over padded lanes (b20) and a
 // gather one past its tile (b21), each reported at the right line, program
 // and lane.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Issue 14's broken kernels (b14..): bugs that stay in bounds, each caught
+// The value-finding broken kernels (b14..): bugs that stay in bounds, each caught
 // by one of the value findings at its line, program and lane; and none of
 // those kinds on the correct puzzles and examples at any size set and seed.
 #include <catch2/catch.hpp>
@@ -93,7 +93,7 @@ TEST_CASE("broken/pack_into_i8: shifted codes lose bits in an i8 (a warning), th
   CHECK(r.mismatch_count > r.total * 9 / 10);
 }
 
-TEST_CASE("none of issue 14's kinds fires on the 12 puzzles and 9 examples, any small size set, seeds 0..2",
+TEST_CASE("no value finding fires on the 12 puzzles and 9 examples, any small size set, seeds 0..2",
           "[broken][values][puzzles]") {
   // Benchmark-size sets (SizeSet::large) have their own test cases below.
   int runs = 0;
@@ -142,7 +142,7 @@ void check_benchmark_sets_raise_no_value_findings(const std::vector<std::string>
 
 // One case per family and seed: FAMILY names it, the rest are its kernels.
 #define TILESCOPE_BENCHMARK_SETS_CASE(FAMILY, SEED, ...)                                            \
-  TEST_CASE("none of issue 14's kinds fires on " FAMILY "'s benchmark-size sets with seed " #SEED,  \
+  TEST_CASE("no value finding fires on " FAMILY "'s benchmark-size sets with seed " #SEED,  \
             "[.large][values]") {                                                                   \
     check_benchmark_sets_raise_no_value_findings({__VA_ARGS__}, SEED);                              \
   }

@@ -1,4 +1,4 @@
-// Casts of issue 15: bitcast between equal widths (and the width error),
+// Casts: bitcast between equal widths (and the width error),
 // fp_downcast_rounding "rtne" (default) and "rtz" for f32 -> f16/bf16 and
 // f64 -> f32, and its errors.
 #include <catch2/catch.hpp>

@@ -3,8 +3,7 @@
 # starts them first. A fresh build (CI) has no timings of its own
 # (Testing/Temporary/CTestCostData.txt) and would start them where they
 # come, possibly last, then wait for one of them on one core. The costs are
-# seconds measured on 2 cores under load (release build; only their order
-# matters).
+# rough seconds of a release build; only their order matters.
 set(tilescope_long_tests
   # GPU back end (where NVRTC is found): host emulation and NVRTC compiles
   "emulated: every example kernel matches the interpreter on its first two size sets" 320
@@ -14,11 +13,12 @@ set(tilescope_long_tests
   "every example kernel compiles with NVRTC for sm_90a at every size set, benchmark sizes included" 85
   "every GPU test case compiles with NVRTC at 1, 4 and 8 warps" 80
   "emulated: code that keeps every load computes the same" 80
-  "emulated: every issue-15 op computes the interpreter's bits" 70
+  "emulated: every scan, sort and permutation op computes the interpreter's bits" 70
   "every puzzle solution and stub compiles with NVRTC for sm_90a at every size set" 50
   "emulated: the block-pointer kernels compute what the interpreter computes" 45
   "every broken kernel that builds compiles with NVRTC" 15
-  "every issue-15 op lowers to CUDA that NVRTC compiles for sm_90a, at 1, 4 and 8 warps" 15
+  "the CUDA generated for every puzzle, example, broken kernel and bench variant matches tests/golden/cuda.txt" 15
+  "every scan, sort and permutation op lowers to CUDA that NVRTC compiles for sm_90a, at 1, 4 and 8 warps" 15
   # everywhere
   "fusion and thread count leave every puzzle's and example's launches unchanged" 90
   "check skips a benchmark-size set unless it is named" 40

@@ -1,4 +1,4 @@
-// dot's dtypes (issue 15): f16 and bf16 inputs accumulate in f32 (or f16
+// dot's dtypes: f16 and bf16 inputs accumulate in f32 (or f16
 // with out_dtype=f16 for f16 inputs), int8 inputs in i32; out_dtype=bf16,
 // a mismatched accumulator and dot_scaled are build errors; undefined lanes
 // of a masked load without `other` are reported at the dot.

@@ -1,4 +1,4 @@
-// Issue 14's finding kinds on tiny inline kernels: integer overflow in
+// The value findings on tiny inline kernels: integer overflow in
 // index arithmetic, shift counts out of range, value-changing conversions
 // and inputs never read. Each reports its line, program, lane and the
 // lane's values; what is not a bug (wrapping hash arithmetic, casts that

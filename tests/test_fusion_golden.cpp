@@ -1,4 +1,4 @@
-// Fusion and thread count never change what a launch reports (issue 17):
+// Fusion and thread count never change what a launch reports:
 // every puzzle solution, every example and every broken kernel, on each of
 // their small size sets, runs with fusion off on one thread (the reference)
 // and with fusion on and off at 1, 2, 4 and 8 threads; the findings (every

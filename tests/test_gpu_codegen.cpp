@@ -192,7 +192,7 @@ TEST_CASE("fast paths: shuffles for last-axis reductions, tensor cores for tf32 
 TEST_CASE("generated CUDA tells the device compiler the range of the thread index", "[gpu][codegen]") {
   // NVVM then folds each slot's (s * T + tid) / N to a shift or a constant
   // instead of a signed division's fix-up per slot (e5 at one warp: a
-  // quarter fewer PTX lines and NVRTC time, bench/RESULTS.md twelfth round).
+  // quarter fewer PTX lines and NVRTC time).
   tl::gpu::CodegenOptions one_warp;
   one_warp.num_warps = 1;
   CHECK(has(puzzle_cuda("2", "canonical"), "  const int tid = threadIdx.x;\n  TS_ASSUME(tid >= 0 && tid < 128);\n"));
@@ -288,7 +288,7 @@ TEST_CASE("dots in a loop accumulate in MMA registers and stage their loads with
   const std::string e4 = puzzle_cuda("e4_fused", "canonical");
   CHECK(has(e4, "ts_mma_bf16(&r"));
   CHECK(has(e4, "ts_cp_async16(ts_dst"));
-  // Its transposed A operand comes by ldmatrix.trans (issue 16); without
+  // Its transposed A operand comes by ldmatrix.trans; without
   // ldmatrix, as pairs of 16-bit shared loads.
   CHECK(has(e4, "ts_ldsm_x4_trans(fa[i]"));
   CHECK_FALSE(has(e4, "ts_pack2(reinterpret_cast"));

@@ -1,4 +1,4 @@
-// The CUDA back end for issue 15's ops without a GPU: every atomic (each
+// The CUDA back end for the atomics, math and casts without a GPU: every atomic (each
 // dtype class, sem and scope), the new math, rtz casts, bitcasts and f16 /
 // bf16 / int8 dots lower to CUDA that NVRTC compiles for sm_90a, and the
 // text calls the prelude helper each op needs.

@@ -143,7 +143,7 @@ TEST_CASE("emulated: the benchmark block sizes work on small problems", "[gpu][e
     if (c.name == "p11" || c.name == "e1_v1_128" || c.name == "e4_fused")
       compare(*c.puzzle->solution, puzzles::grid_for(c.set), as_list(puzzles::make_buffers(*c.puzzle, c.set, 0)),
               as_list(puzzles::make_buffers(*c.puzzle, c.set, 0)), puzzle_args(c.set), 8);
-    // The other blocks the bench's autotuner may pick (issue 16), those
+    // The other blocks the bench's autotuner may pick, those
     // sized for wgmma as the tuner tries them: with it, at 8 warps.
     for (size_t i = 0; i < c.block_variants.size(); ++i) {
       tl::gpu::BenchCase v = c;

@@ -144,9 +144,8 @@ TEST_CASE("every puzzle solution on the GPU matches the interpreter at every siz
 // interpreter's tf32 truncation) clears the 13 low mantissa bits of every
 // value; random mantissas put half the values where rounding to nearest
 // would differ from that, and the special values include NaNs whose
-// payload lies only in those bits (they become Inf). Measured on an H100
-// (2026-11-26) for wgmma before the interpreter followed the hardware
-// there: 0x7f800001 -> 0x7f800000, 0xff801000 -> 0xff800000.
+// payload lies only in those bits (they become Inf). The hardware's wgmma,
+// which the interpreter follows there: 0x7f800001 -> 0x7f800000, 0xff801000 -> 0xff800000.
 TEST_CASE("the tensor cores read f32 operands as the interpreter's tf32 truncates them", "[gpu][run]") {
   GPU_OR_SKIP(d);
   static const tl::KernelDef one_hot("one_hot_dot", +[](tl::Ptr A, tl::Ptr Bt, tl::Ptr C, tl::Int M, tl::Int N, tl::Int K) {
@@ -238,7 +237,7 @@ TEST_CASE("GPU: TMA copies compute what the interpreter computes", "[gpu][run]")
 
 // The transposed wgmma (B^T from registers, C^T's accumulator stored as C)
 // on the hardware, at the forms the emulated test runs; compute-sanitizer
-// memcheck runs this test too (bench/i16_p11_call.sh).
+// memcheck runs this test too (TESTS=... bench/device_call.sh).
 TEST_CASE("GPU: wgmma as C^T = B^T A^T computes what the interpreter computes", "[gpu][run]") {
   SM90A_OR_SKIP(d, "wgmma");
   dot_cases::check_transposed_forms([&](const tl::ir::Kernel& ir, tl::Grid grid, const std::vector<tl::Arg>& args,

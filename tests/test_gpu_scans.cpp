@@ -1,4 +1,4 @@
-// The CUDA back end's scans, sorts and permutations (issue 15): every op
+// The CUDA back end's scans, sorts and permutations: every op
 // lowers to CUDA that NVRTC compiles for sm_90a, and the generated code,
 // run on the CPU by the host emulation (gpu_host_runner.h), gives the
 // interpreter's results bit for bit (floats too: the scan walks the axis
@@ -115,7 +115,7 @@ std::vector<Case> cases() {
 
 }  // namespace
 
-TEST_CASE("every issue-15 op lowers to CUDA that NVRTC compiles for sm_90a, at 1, 4 and 8 warps", "[gpu][nvrtc]") {
+TEST_CASE("every scan, sort and permutation op lowers to CUDA that NVRTC compiles for sm_90a, at 1, 4 and 8 warps", "[gpu][nvrtc]") {
   for (const Case& c : cases()) {
     tl::Buffer x = input(c.dx, c.nx), y = zeros("y", DType::f32, 1), z = zeros("z", c.dz, c.nz);
     g_body = c.body;
@@ -131,7 +131,7 @@ TEST_CASE("every issue-15 op lowers to CUDA that NVRTC compiles for sm_90a, at 1
   }
 }
 
-TEST_CASE("emulated: every issue-15 op computes the interpreter's bits", "[gpu][emulated]") {
+TEST_CASE("emulated: every scan, sort and permutation op computes the interpreter's bits", "[gpu][emulated]") {
   for (const Case& c : cases()) {
     for (int warps : {1, 4}) {
       INFO("case " << c.name << ", " << warps << " warps");

@@ -1,5 +1,5 @@
-// TMA copies for the staged tiles of wgmma pipelines (CodegenOptions::tma,
-// issue 16): which loads the code generator describes as tensors, what the
+// TMA copies for the staged tiles of wgmma pipelines (CodegenOptions::tma):
+// which loads the code generator describes as tensors, what the
 // launcher accepts, and (compiled as host C++, gpu_host_runner.h, with the
 // TMA unit and mbarriers emulated) that the kernels compute what the
 // interpreter computes, with TMA and where the launch falls back to cp.async.
@@ -193,7 +193,7 @@ TEST_CASE("TMA: the loop's cp.async fallback is rolled only where the TMA path c
   CHECK(count_of(in_flight, "#pragma unroll 1") == 0);
   CHECK(count_of(in_flight, "#pragma unroll") == 3);
   // E1 at 4 warps: the TMA unit copies every tile; its fallback (A's four
-  // rounds of vectors) stays unrolled, as rolled it ran 1.5-2.5 % slower.
+  // rounds of vectors) stays unrolled (docs/gpu.md says why).
   const tl::gpu::BenchCase e1 = dot_cases::bench_case_at("e1_v1", 70, 100, 80);
   puzzles::RunBuffers eb = puzzles::make_buffers(*e1.puzzle, e1.set, 0);
   const std::vector<std::string> e1_pragmas = copy_loop_pragmas(

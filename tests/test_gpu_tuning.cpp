@@ -1,4 +1,4 @@
-// Issue 16's code-generation options for the bench's autotuner: persistent
+// The code-generation options of the bench's autotuner: persistent
 // (grid-stride) kernels and the pipeline's stage count. What they generate
 // and that NVRTC takes it here (CI has no GPU); what they compute is checked
 // by compiling the kernels as host C++ (gpu_host_runner.h) against the
@@ -260,7 +260,7 @@ TEST_CASE("the autotuner leaves out a variant whose output differs from the firs
   CHECK(tl::gpu::variant_disagreement(first, same, *ir).empty());
   for (int64_t i = 0; i < reordered.numel(); ++i) reordered.as<float>()[i] *= 1.0f + 1e-6f;
   CHECK(tl::gpu::variant_disagreement(first, reordered, *ir).empty());
-  // A tile computed from the wrong k steps (call 2's m64n256 in flight): left out, with how.
+  // A tile computed from the wrong k steps (an m64n256 group still in flight): left out, with how.
   for (int64_t i = 0; i < wrong.numel(); i += 7) wrong.as<float>()[i] *= 0.5f;
   const std::string why = tl::gpu::variant_disagreement(first, wrong, *ir);
   CHECK_FALSE(why.empty());

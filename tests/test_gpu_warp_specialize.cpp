@@ -1,4 +1,4 @@
-// Warp specialization (CodegenOptions::warp_specialize, issue 16): E4's
+// Warp specialization (CodegenOptions::warp_specialize): E4's
 // loop as a producer warpgroup, which dequantizes X into the stage and
 // issues dY's TMA copies, and consumer warps, which only wait for a full
 // stage, run their wgmma groups and hand the stage back. The generated

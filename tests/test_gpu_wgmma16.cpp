@@ -137,7 +137,7 @@ TEST_CASE("wgmma: E4's X written into the stage is fenced to the async proxy bef
   // stage through the async proxy: each path (TMA, and its cp.async
   // fallback) fences between them before the barrier that publishes the
   // stage. Without it on the TMA path, the BN 64 x 2 form computed wrong
-  // results on an H100 at its bench size, different from run to run.
+  // results on the GPU at its bench size, different from run to run.
   for (int stages : {0, 3}) {
     const auto ir = dot_cases::case_ir(e4_rows_at(128, 64, 32, 2, 3, 300, 200));
     const std::string body = body_of(tl::gpu::lower(*ir, wgmma16_cases::e4_tma_at(128, stages)).source);
@@ -187,7 +187,7 @@ TEST_CASE("emulated: E4 with its copies before or behind its in-flight groups co
 TEST_CASE("emulated: E4 fused and split-K by bf16 wgmma at 4 warps compute what the interpreter computes",
           "[gpu][emulated]") {
   // Their bench blocks (BM 64: one warpgroup) take wgmma at 4 warps, as the
-  // tuner picked them (bench/RESULTS.md, eleventh round): dY^T in one
+  // tuner picks them: dY^T in one
   // swizzled column, X [32, 64] from registers N-major.
   for (const char* name : {"e4_fused", "e4_splitk"}) {
     const tl::gpu::BenchCase c = dot_cases::bench_case_sized(name, {{"K", 300}, {"COUT", 100}, {"CIN", 512}});

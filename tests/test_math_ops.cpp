@@ -1,4 +1,4 @@
-// The math of issue 15 against plain C++ references: clamp (with and
+// The math functions against plain C++ references: clamp (with and
 // without propagate_nan), erf, log1p, expm1, rint, round, pow, div_rn,
 // fdiv, umulhi, NaN/inf checks written as comparisons, and the dtype
 // errors Triton gives.

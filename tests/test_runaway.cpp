@@ -1,4 +1,4 @@
-// Runaway kernels (issue 14, item 2): the step budget and its finding, the
+// Runaway kernels: the step budget and its finding, the
 // cancel flag (what Ctrl-C sets), progress reports, and the CLI stopped by
 // a real SIGINT. No test depends on timing except generous upper bounds.
 #include <fcntl.h>

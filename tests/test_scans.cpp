@@ -1,4 +1,4 @@
-// Scans and combine-function reductions (issue 15): cumsum, cumprod,
+// Scans and combine-function reductions: cumsum, cumprod,
 // associative_scan (one tile or a tuple), tl::reduce and xor_sum, each
 // compared with a plain C++ loop; their dtype rules, their build errors,
 // and undefined lanes reaching a scan.

@@ -1,4 +1,4 @@
-// Sort, flip, join/split, interleave, gather and histogram (issue 15), each
+// Sort, flip, join/split, interleave, gather and histogram, each
 // compared with plain C++: NaN and ties in sort, every axis of flip and
 // gather, gather indices out of range (an IndexOutOfRange finding, never a
 // read outside the tile), histogram masks, and the build errors.

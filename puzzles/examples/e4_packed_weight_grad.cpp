@@ -2,7 +2,7 @@
 // unpack fused into the product dW = dY^T @ X. Three kernels: "e4_fused" (one
 // program per dW tile walks all of K), "e4_splitk" (K cut into SPLIT_K
 // slices along grid axis 2, partial tiles added with atomic_add) and
-// "e4_rows" (issue 16: a program owns ROW_BLOCKS x BM rows of dW, all of
+// "e4_rows" (a program owns ROW_BLOCKS x BM rows of dW, all of
 // COUT at the benchmark sizes, so each X tile is dequantized once instead of
 // once per BM-row block; split-K as e4_splitk).
 #include <vector>

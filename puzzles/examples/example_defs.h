@@ -12,7 +12,7 @@ Puzzle make_e2_quant_pack();        // e2_quant_pack.cpp: "e2"
 Puzzle make_e3_dequant_unpack();    // e3_dequant_unpack.cpp: "e3"
 Puzzle make_e4_fused();             // e4_packed_weight_grad.cpp: "e4_fused"
 Puzzle make_e4_split_k();           // e4_packed_weight_grad.cpp: "e4_splitk"
-Puzzle make_e4_rows();              // e4_packed_weight_grad.cpp: "e4_rows" (issue 16)
+Puzzle make_e4_rows();              // e4_packed_weight_grad.cpp: "e4_rows"
 Puzzle make_e5_relu_forward();      // e5_relu_bitmask.cpp: "e5_fwd"
 Puzzle make_e5_relu_backward();     // e5_relu_bitmask.cpp: "e5_bwd"
 
