@@ -8,6 +8,9 @@ void bind_tiles(pybind11::module_& m);
 void bind_launch(pybind11::module_& m);
 void bind_scans(pybind11::module_& m);
 void bind_ops(pybind11::module_& m);
+#ifdef TILESCOPE_HAVE_PICTURES
+void bind_render(pybind11::module_& m);
+#endif
 #ifdef TILESCOPE_TEST_KERNELS
 void bind_test_kernels(pybind11::module_& m);
 #endif
@@ -19,6 +22,9 @@ PYBIND11_MODULE(_tilescope, m) {
   tilescope_py::bind_tiles(m);
   tilescope_py::bind_scans(m);
   tilescope_py::bind_ops(m);
+#ifdef TILESCOPE_HAVE_PICTURES
+  tilescope_py::bind_render(m);
+#endif
 #ifdef TILESCOPE_TEST_KERNELS
   tilescope_py::bind_test_kernels(m);
 #endif
