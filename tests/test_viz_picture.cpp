@@ -74,7 +74,7 @@ TEST_CASE("picture of puzzle 2's tail program: loaded, stored and hatched masked
   const viz::PicturePane& z = pane_named(pic, t, "z");
   CHECK(x.cells.count(CellMark::Loaded) == 8);
   CHECK(z.cells.count(CellMark::Stored) == 8);
-  CHECK(z.summary == "#1 store: 8 stored, 24 masked");
+  CHECK(z.summary == "#1 store: 8 stored, 24 masked out-of-bounds");
   REQUIRE(x.geometry.cell >= viz::kGridLinesFrom);  // cells large enough for grid lines and hatching
   const viz::RgbaImage xi = viz::render_pane(x), zi = viz::render_pane(z);
   CHECK(regions(xi, loaded, cell_area(x)) == 8);
@@ -95,7 +95,7 @@ TEST_CASE("picture dims a pane the chosen event does not touch, as the viewer do
   const viz::Picture pic = viz::build_picture(*doc.trace, {});  // the store: x shows the load, dimmed
   const viz::PicturePane& x = pane_named(pic, *doc.trace, "x");
   CHECK_FALSE(x.current);
-  CHECK(x.summary == "#0 load (earlier): 8 loaded, 24 masked");
+  CHECK(x.summary == "#0 load (earlier): 8 loaded, 24 masked out-of-bounds");
   const viz::RgbaImage xi = viz::render_pane(x);
   CHECK(regions(xi, loaded, 1) == 0);
   CHECK(regions(xi, viz::mix(loaded, viz::palette::untouched, 0.55), cell_area(x)) == 8);
