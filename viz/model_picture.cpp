@@ -1,6 +1,7 @@
 #include "model_picture.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "model_framing.h"
@@ -100,9 +101,12 @@ void build_pane(const tl::Trace& t, const Picture& pic, const PictureOptions& o,
   pane.framed = pane.content != pane.whole;
   const float cell = fit_cell(pane.content, o.width, 1e9f, o.max_cell);
   const float height = std::clamp(static_cast<float>(pane.content.rows()) * cell + 8.0f, 40.0f, o.max_height);
-  pane.width = static_cast<int>(o.width);
-  pane.height = static_cast<int>(height);
   pane.geometry = fitted_geometry(pane.content, o.width, height, o.max_cell);
+  // The viewer's canvas, less the empty strip right of a narrow tensor.
+  const float used = static_cast<float>(pane.content.cols()) * pane.geometry.cell + 2 * kCanvasMargin;
+  pane.width = static_cast<int>(std::ceil(std::min(o.width, used)));
+  pane.height = static_cast<int>(height);
+  pane.geometry.max_x = static_cast<float>(pane.width);
 
   CanvasContent in;
   in.layout = &pane.layout;

@@ -39,7 +39,7 @@ struct PicturePane {
   CellBounds whole;       // the tensor and where the program's lanes land
   CellBounds content;     // what is fitted: `whole`, or the framed selection
   bool framed = false;    // content != whole
-  int width = 0, height = 0;  // pixels
+  int width = 0, height = 0;  // pixels: the viewer's pane, cropped to the content's width
   CanvasGeometry geometry;
   std::vector<DrawCommand> commands;
   std::string title;      // "x f32[200]"

@@ -31,6 +31,12 @@ struct Painter {
     const int a1 = std::min(clip_x1, x + static_cast<int>(std::ceil(x1 - 0.5f)));
     const int b0 = std::max(clip_y0, y + static_cast<int>(std::ceil(y0 - 0.5f)));
     const int b1 = std::min(clip_y1, y + static_cast<int>(std::ceil(y1 - 0.5f)));
+    if (a0 >= a1) return;
+    if (alpha_of(c) == 255) {
+      for (int py = b0; py < b1; ++py)
+        std::fill_n(&image.pixels[static_cast<size_t>(py) * image.width + a0], a1 - a0, c);
+      return;
+    }
     for (int py = b0; py < b1; ++py)
       for (int px = a0; px < a1; ++px) blend(px, py, c);
   }
