@@ -25,6 +25,7 @@ PUZZLES = range(1, 13)
 
 # The viewer's palette (viz/model_colors.h).
 LOADED, STORED, MASKED, OOB = (66, 135, 245), (245, 140, 40), (128, 128, 128), (232, 36, 36)
+HATCH = (92, 92, 92)  # the two short diagonals across each masked cell
 
 
 def tags(cell):
@@ -175,6 +176,12 @@ def screenshot(path):
     print("screenshot cells:", json.dumps(counts))
     if counts != expected:
         sys.exit(f"screenshot: expected {expected}")
+    # Hatched: at least 8 pixels of diagonal in each masked cell (about 14 at
+    # the notebook's cell size, less where grid lines cross them).
+    hatch = sum(1 for p in img.getdata() if p == HATCH)
+    print(f"screenshot hatch pixels: {hatch}")
+    if hatch < 8 * expected["masked"]:
+        sys.exit(f"screenshot: masked cells are not hatched ({hatch} hatch pixels)")
 
 
 if __name__ == "__main__":
