@@ -146,6 +146,19 @@ TEST_CASE("picture of a [3200, 256] buffer frames the cells the chosen event tou
   for (int x = 0; x < img.width; ++x) CHECK(img.at(x, above) != stored);
 }
 
+TEST_CASE("picture of a rank-3 buffer shows the slice of the chosen event and says which") {
+  const viz::ViewerDocument doc = viz::open_puzzle(*puzzles::find_puzzle("11"), {});
+  const tl::Trace& t = *doc.trace;
+  viz::PictureOptions o;
+  o.program = static_cast<int>(t.programs.size()) - 1;  // program (1, 1, 3): batch 3
+  const viz::Picture pic = viz::build_picture(t, o);
+  REQUIRE(pic.pid == viz::Pid{1, 1, 3});
+  const viz::PicturePane& z = pane_named(pic, t, "z");
+  CHECK(z.title == "z f32[4, 32, 32], slice [3, :, :]");
+  CHECK(z.cells.count(CellMark::Stored) == 256);
+  CHECK(z.cells.other_slices == 0);
+}
+
 TEST_CASE("picture options outside the trace are errors naming what exists") {
   const viz::ViewerDocument doc = viz::open_puzzle(*puzzles::find_puzzle("2"), {});
   viz::PictureOptions o;

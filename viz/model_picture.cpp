@@ -85,6 +85,14 @@ void build_pane(const tl::Trace& t, const Picture& pic, const PictureOptions& o,
   const tl::Event* shown = pane.shown_event >= 0 ? &(*events)[pane.shown_event] : nullptr;
   // A rank >= 3 pane follows the chosen event, or with no dimming its own.
   if (shown && (pane.current || !o.dim_earlier)) follow_slice(pane.layout, *shown);
+  if (!pane.layout.slice_axes().empty()) {  // rank >= 3: which 2-D slice is shown, "[3, :, :]"
+    std::string at;
+    for (int a = 0; a < pane.layout.rank(); ++a) {
+      const bool shown_axis = a == pane.layout.row_axis || a == pane.layout.col_axis;
+      at += (a ? ", " : "") + (shown_axis ? std::string(":") : std::to_string(pane.layout.slice[a]));
+    }
+    pane.title += ", slice [" + at + "]";
+  }
   CellBounds program;
   if (events)
     for (const tl::Event& e : *events)

@@ -42,7 +42,7 @@ struct PicturePane {
   int width = 0, height = 0;  // pixels: the viewer's pane, cropped to the content's width
   CanvasGeometry geometry;
   std::vector<DrawCommand> commands;
-  std::string title;      // "x f32[200]"
+  std::string title;      // "x f32[200]"; rank >= 3: "x f32[4, 32, 64], slice [3, :, :]"
   std::string summary;    // "#2 load: 8 loaded, 24 masked" ("" when no event)
 };
 
