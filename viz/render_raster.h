@@ -32,7 +32,8 @@ void rasterize(const std::vector<DrawCommand>& commands, const CanvasGeometry& c
 RgbaImage render_pane(const PicturePane& pane);
 RgbaImage render_picture(const Picture& picture, int gap = 8);
 
-// PNG bytes of an image (stb_image_write).
+// PNG bytes of an image: indexed color compressed with libstb's deflate, or
+// stb_image_write's RGBA past 256 colors (render_png.cpp, tilescope_viz_png).
 std::string encode_png(const RgbaImage& image);
 
 }  // namespace viz
