@@ -144,4 +144,24 @@ LanePlacement place_lanes(const tl::Event& e, const GridLayout& layout) {
   return p;
 }
 
+bool follow_slice(GridLayout& layout, const tl::Event& e) {
+  if (layout.kind != LayoutKind::Matrix || layout.slice_axes().empty()) return false;
+  const LanePlacement placed = place_lanes(e, layout);
+  if (placed.index.empty()) return false;
+  int64_t lane = 0;
+  for (size_t l = 0; l < e.lanes.size(); ++l)
+    if (e.lanes[l] == tl::LaneState::Active) {
+      lane = static_cast<int64_t>(l);
+      break;
+    }
+  const std::vector<int64_t> at = placed.lane_index(lane);
+  bool changed = false;
+  for (int a : layout.slice_axes()) {
+    const int64_t v = std::clamp<int64_t>(at[a], 0, std::max<int64_t>(layout.shape[a] - 1, 0));
+    changed |= layout.slice[a] != v;
+    layout.slice[a] = v;
+  }
+  return changed;
+}
+
 }  // namespace viz

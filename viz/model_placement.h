@@ -38,6 +38,11 @@ inline bool is_memory_access(tl::EventKind k) {
 // (the buffer's shape, or storage offsets). Non-memory events get none.
 LanePlacement place_lanes(const tl::Event& e, const GridLayout& layout);
 
+// Moves a rank >= 3 layout's slice to where the event's first lane that
+// touched memory (else lane 0) lands, as panes that follow the current
+// event do. Returns whether the slice changed.
+bool follow_slice(GridLayout& layout, const tl::Event& e);
+
 // The lane's coordinates in its tile ("[3, 7]").
 std::vector<int64_t> tile_coordinates(int64_t lane, const std::vector<int64_t>& tile_shape);
 

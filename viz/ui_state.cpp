@@ -139,23 +139,7 @@ void follow_event_slice(ViewerState& s, TensorPane& pane) {
   if (!pane.follow_event || pane.layout.kind != LayoutKind::Matrix || pane.layout.slice_axes().empty() || !e ||
       e->buffer != pane.buffer)
     return;
-  const LanePlacement placed = place_lanes(*e, pane.layout);
-  if (placed.index.empty()) return;
-  // The slice of the first lane that touched memory, else of lane 0.
-  int64_t lane = 0;
-  for (size_t l = 0; l < e->lanes.size(); ++l)
-    if (e->lanes[l] == tl::LaneState::Active) {
-      lane = static_cast<int64_t>(l);
-      break;
-    }
-  const std::vector<int64_t> at = placed.lane_index(lane);
-  bool changed = false;
-  for (int a : pane.layout.slice_axes()) {
-    const int64_t v = std::clamp<int64_t>(at[a], 0, std::max<int64_t>(pane.layout.shape[a] - 1, 0));
-    changed |= pane.layout.slice[a] != v;
-    pane.layout.slice[a] = v;
-  }
-  if (changed) ++pane.layout_version;
+  if (follow_slice(pane.layout, *e)) ++pane.layout_version;
 }
 
 const EventCells& pane_event_cells(ViewerState& s, TensorPane& pane) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "model_picture.h"
 #include "model_placement.h"
 #include "ui_grid_canvas.h"
 #include "ui_windows.h"
@@ -145,16 +146,6 @@ void select_toucher(ViewerState& s, const TensorPane& pane, Cell c) {
   if (s.cursor.select_program(next)) s.on_cursor_moved();
 }
 
-std::string event_summary(const EventCells& cells) {
-  std::string out;
-  for (CellMark m : {CellMark::Loaded, CellMark::Stored, CellMark::Atomic, CellMark::Masked,
-                     CellMark::MaskedOutOfBounds, CellMark::OutOfBounds}) {
-    const int64_t n = cells.count(m);
-    if (n) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + cell_mark_name(m);
-  }
-  return out;
-}
-
 void draw_pane(ViewerState& s, TensorPane& pane, float max_height) {
   const tl::TraceBuffer& b = s.trace().buffers[pane.buffer];
   const EventCells& cells = pane_event_cells(s, pane);
@@ -166,8 +157,8 @@ void draw_pane(ViewerState& s, TensorPane& pane, float max_height) {
                       s.is_output(pane.buffer) ? "  output" : "", pane.layout.by_storage ? "  (by storage offset)" : "");
   if (e) {
     ImGui::SameLine();
-    if (current) ImGui::Text(" #%d %s: %s", pane.shown_event, tl::event_kind_name(e->kind), event_summary(cells).c_str());
-    else ImGui::TextDisabled(" #%d %s (earlier): %s", pane.shown_event, tl::event_kind_name(e->kind), event_summary(cells).c_str());
+    if (current) ImGui::Text(" #%d %s: %s", pane.shown_event, tl::event_kind_name(e->kind), cells_summary(cells).c_str());
+    else ImGui::TextDisabled(" #%d %s (earlier): %s", pane.shown_event, tl::event_kind_name(e->kind), cells_summary(cells).c_str());
     if (cells.other_slices) {
       ImGui::SameLine();
       ImGui::TextDisabled("(+%lld lanes on other slices)", static_cast<long long>(cells.other_slices));

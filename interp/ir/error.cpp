@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -26,10 +27,25 @@ std::string display_path(const std::string& file) {
   return rel.string();
 }
 
+namespace {
+
+// Kernel files are read once per process; diagnostics may ask many times.
+std::mutex source_mu;
+std::map<std::string, std::vector<std::string>> source_cache;
+
+}  // namespace
+
+void set_source_text(const std::string& file, const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string s; std::getline(in, s);) lines.push_back(s);
+  std::lock_guard<std::mutex> lock(source_mu);
+  source_cache[file] = std::move(lines);
+}
+
 std::string source_line(const std::string& file, uint32_t line) {
-  // Kernel files are read once per process; diagnostics may ask many times.
-  static std::mutex mu;
-  static std::map<std::string, std::vector<std::string>> cache;
+  std::mutex& mu = source_mu;
+  auto& cache = source_cache;
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(file);
   if (it == cache.end()) {

@@ -28,6 +28,9 @@ class LaunchError : public std::runtime_error {
 
 // The text of line `line` (1-based) of `file`, or "" when unreadable.
 std::string source_line(const std::string& file, uint32_t line);
+// Gives source_line the text of a file that is not on disk (a notebook
+// cell's code), replacing what it read before.
+void set_source_text(const std::string& file, const std::string& text);
 // "file:line:col: error: message\n  <line>\n  <caret>" (the last two when the
 // file can be read).
 std::string format_diagnostic(const SrcLoc& loc, const std::string& severity,

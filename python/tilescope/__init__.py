@@ -20,6 +20,7 @@ from .jit import JITFunction, jit, trace
 from .options import configure
 from .result import Finding, KernelError, Result, save_trace, view
 from .puzzles import check_puzzle
+from .notebook import Picture as picture
 
 __all__ = ["jit", "trace", "view", "save_trace", "configure", "Result", "Finding", "KernelError", "JITFunction",
-           "language", "check_puzzle"]
+           "language", "check_puzzle", "picture"]

@@ -71,3 +71,7 @@ def run_puzzle(key, kernel, set_name="canonical", seed=0, extra=None):
     """One run on a puzzle's (set, seed): a dict of passed, error, findings, text."""
     kdef = puzzle_kernel(str(key), kernel, extra)
     return ts.run_puzzle(str(key), kdef, set_name, seed)
+
+
+# The notebook helper, `tilescope.puzzles.test` (puzzle_test.py).
+from .puzzle_test import test  # noqa: E402,F401

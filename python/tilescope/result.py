@@ -54,6 +54,20 @@ class Result:
         state = "error" if self.error else f"{len(self.findings)} finding(s)"
         return f"<tilescope.Result {self.kernel}: {state}>"
 
+    def picture(self, program=None, event=None, buffers=None, **options):
+        """The viewer's panes for one program and event, drawn inline in a
+        notebook (tilescope.notebook.Picture)."""
+        from .notebook import Picture
+        return Picture(self, program, event, buffers, report=self.error or self.report(), **options)
+
+    def _repr_html_(self):
+        from .notebook import result_html
+        return result_html(self)
+
+    def _repr_png_(self):
+        from .notebook import available
+        return self.picture()._repr_png_() if available() and self.traced else None
+
 
 def save_trace(result, path):
     ok, message = ts.save_trace(result.native, str(path))
@@ -61,7 +75,13 @@ def save_trace(result, path):
         raise RuntimeError(message)
 
 
-def view(result, screenshot="", executable=""):
+def view(result, screenshot="", executable="", **picture):
+    """Opens the viewer; in a notebook with no display attached, returns the
+    inline picture instead (options as Result.picture)."""
+    import os
+    from . import notebook
+    if not screenshot and not os.environ.get("DISPLAY") and notebook.in_notebook():
+        return result.picture(**picture)
     ok, message = ts.view(result.native, executable, screenshot)
     if not ok:
         raise RuntimeError(message)

@@ -3,6 +3,8 @@ lives in, and how the dedented AST's positions map back to the file's lines
 and columns."""
 import ast
 import inspect
+import linecache
+import os
 import textwrap
 
 from . import _core
@@ -22,6 +24,8 @@ class FunctionSource:
                                    f"the source of '{fn.__name__}' cannot be read ({e}); tilescope builds a kernel "
                                    "from its source, so define it in a .py file") from None
         self.file = _core.source_path(file)
+        if not os.path.exists(file):  # a notebook cell: diagnostics read its text from here
+            _core.ts.set_source_text(self.file, "".join(linecache.getlines(file)))
         text = "".join(lines)
         dedented = textwrap.dedent(text)
         first = next((ln for ln in lines if ln.strip()), "")
