@@ -10,7 +10,6 @@
 
 #include <sys/mman.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <sstream>
@@ -26,8 +25,11 @@ namespace tl {
 
 namespace {
 
-// A program's stack: deep enough for the interpreter's recursion over
-// nested loops; pages are only committed once touched.
+// A program's stack: pages are only committed once touched. The
+// interpreter recurses once per nesting level of the kernel's loops and
+// ifs, a few hundred bytes each, so a megabyte is far more than a kernel
+// needs. (No guard page: an mprotect per stack splits its mapping in two,
+// a system call and a mapping more per program when thousands wait.)
 constexpr size_t kStackBytes = size_t{1} << 20;
 // Programs alive at once (each holds a stack mapping and registers).
 constexpr size_t kMaxLive = 16384;
@@ -58,8 +60,8 @@ struct Scheduler::Fiber {
   ~Fiber() {
     if (mapping) munmap(mapping, mapping_bytes);
   }
-  std::byte* stack() const { return mapping + static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
-  size_t stack_bytes() const { return mapping_bytes - static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+  std::byte* stack() const { return mapping; }
+  size_t stack_bytes() const { return mapping_bytes; }
 };
 
 namespace {
@@ -96,12 +98,10 @@ Scheduler::Fiber* Scheduler::take_fiber() {
   }
   auto f = std::make_unique<Fiber>();
   f->owner = this;
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  f->mapping_bytes = kStackBytes + page;
+  f->mapping_bytes = kStackBytes;
   void* m = mmap(nullptr, f->mapping_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED) throw std::bad_alloc();
   f->mapping = static_cast<std::byte*>(m);
-  mprotect(f->mapping, page, PROT_NONE);  // a guard page below the stack
   f->exec = std::make_unique<Exec>(L_, 0);
   f->exec->set_scheduler(this);
   fibers_.push_back(std::move(f));

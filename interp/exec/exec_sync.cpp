@@ -117,21 +117,37 @@ void Exec::atomic_lane_order(const Step& s, const eval::PtrVal& pv, bool wrote) 
   const uint64_t key = SyncState::key(pv.buf, pv.off);
   if (sem == ir::MemSem::acquire || sem == ir::MemSem::acq_rel) {
     auto it = sync.released.find(key);
-    if (it != sync.released.end()) acquired_.join(it->second);
+    if (it != sync.released.end() && it->second.get() != sync.last_acquired) {
+      acquired_.join(*it->second);
+      sync.last_acquired = it->second.get();
+    }
   }
   // A failed compare-and-swap writes nothing and so releases nothing.
   if (wrote && (sem == ir::MemSem::release || sem == ir::MemSem::acq_rel)) {
-    VectorClock& published = sync.released[key];
-    // Joined, not replaced: a read-modify-write continues the release
-    // sequence of the writes before it.
-    published.join(vc_);
-    published.raise(me_, clock_);
+    std::shared_ptr<const VectorClock>& published = sync.released[key];
+    if (!sync.release_memo || published != sync.release_from) {
+      // Joined, not replaced: a read-modify-write continues the release
+      // sequence of the writes before it.
+      auto next = std::make_shared<VectorClock>();
+      if (published) next->join(*published);
+      next->join(vc_);
+      next->raise(me_, clock_);
+      sync.release_from = published;
+      sync.release_to = std::move(next);
+      sync.release_memo = true;
+    }
+    published = sync.release_to;
     if (pv.buf < 64) sync.released_params |= uint64_t{1} << pv.buf;
     released_ = true;
   }
 }
 
 void Exec::end_atomic_order() {
+  SyncState& sync = *L_.sync;
+  sync.release_from.reset();
+  sync.release_to.reset();
+  sync.last_acquired = nullptr;
+  sync.release_memo = false;
   vc_.join(acquired_);
   acquired_.clear();
   // Accesses after a release are not covered by what it published.

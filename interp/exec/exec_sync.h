@@ -3,6 +3,7 @@
 // program waiting on memory watches. Internal to interp/.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -31,7 +32,15 @@ class VectorClock {
 struct SyncState {
   static uint64_t key(int64_t param, int64_t off) { return (static_cast<uint64_t>(param) << 48) | static_cast<uint64_t>(off); }
   // An element some release wrote: the clocks an acquire of it joins.
-  std::unordered_map<uint64_t, VectorClock> released;
+  // Shared: the lanes of one atomic op, which publish the same clocks,
+  // share one copy (a tile atomic would otherwise copy it per lane).
+  std::unordered_map<uint64_t, std::shared_ptr<const VectorClock>> released;
+  // Within one atomic op: the last lane's clocks before and after its
+  // release (a lane holding the same `from` gets the same `to`), and the
+  // last clocks acquired (joined once however many lanes hold them).
+  std::shared_ptr<const VectorClock> release_from, release_to;
+  const VectorClock* last_acquired = nullptr;
+  bool release_memo = false;
   uint64_t released_params = 0;  // bit i: `released` may hold an element of parameter i
   // An element read by programs not ordered with each other: each
   // reader's latest clock there (a write must come after all of them).
