@@ -14,7 +14,7 @@ import coop_kernels as ck  # noqa: E402
 
 
 def line_of(fn, marker):
-    lines, first = inspect.getsourcelines(fn)
+    lines, first = inspect.getsourcelines(fn.fn)
     return first + next(i for i, text in enumerate(lines) if marker in text)
 
 
@@ -51,7 +51,7 @@ def test_split_k_flag_never_raised_is_one_deadlock():
 
 def test_split_k_relaxed_flag_is_a_race_on_the_partials():
     r, _, _, _ = split_k(64, 64, 512, 32, 32, 4, relaxed=True)
-    assert [f.kind for f in r.findings] == ["read_write_race"], r.report()
+    assert [f.kind for f in r.findings] == ["read-write race"], r.report()
     assert r.findings[0].line == line_of(ck.split_k_semaphore, "acc += tl.load(W")
     assert r.findings[0].programs == 4
 
@@ -76,7 +76,7 @@ def test_last_program_reduces_with_no_finding():
 
 def test_last_program_reduces_with_a_relaxed_counter_races():
     r, _, _, _ = last_reduces(1000, 64, 16, relaxed=True)
-    assert [f.kind for f in r.findings] == ["read_write_race"], r.report()
+    assert [f.kind for f in r.findings] == ["read-write race"], r.report()
     assert r.findings[0].line == line_of(ck.last_program_reduces, "acc += tl.load(Partials")
     assert r.findings[0].lanes == 15
 
@@ -100,7 +100,7 @@ def test_the_tutorials_spin_lock_gives_no_finding_and_right_sums():
 
 def test_a_row_that_skips_the_lock_is_one_race_at_its_line():
     r, _, _ = column_sums(32, 31)  # the last row of its group
-    assert [f.kind for f in r.findings] == ["read_write_race"], r.report()
+    assert [f.kind for f in r.findings] == ["read-write race"], r.report()
     f = r.findings[0]
     assert f.line == line_of(ck.locked_column_sums, "unlocked read")
     assert f.examples[0]["pid"] == (31, 0, 0) and f.examples[0]["other_pid"] == (27, 0, 0)
