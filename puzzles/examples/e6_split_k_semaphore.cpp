@@ -63,17 +63,35 @@ void split_k_semaphore(tl::Ptr A, tl::Ptr B, tl::Ptr C, tl::Ptr W, tl::Ptr Flags
       });
 }
 
-std::vector<double> reference(const SizeSet& s, const std::vector<tl::Buffer>& in) {
-  const int64_t M = s["M"], N = s["N"], K = s["K"];
+// A buffer's f32 values as doubles, read once (the references' inner
+// loops then index plain memory).
+std::vector<double> values(const tl::Buffer& b) {
+  std::vector<double> v(static_cast<size_t>(b.extent()));
+  for (int64_t i = 0; i < b.extent(); ++i) v[static_cast<size_t>(i)] = b.as<float>()[i];
+  return v;
+}
+
+// A @ B in f64 over the BK-blocks of K numbered first, first + stride,
+// ... (first 0, stride 1: all of K), as [M, N].
+std::vector<double> product(const SizeSet& s, const std::vector<double>& a, const std::vector<double>& b, int64_t first,
+                            int64_t stride) {
+  const int64_t M = s["M"], N = s["N"], K = s["K"], BK = s["BK"];
   std::vector<double> c(static_cast<size_t>(M * N), 0.0);
   examples::parallel_ranges(M, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i)
-      for (int64_t k = 0; k < K; ++k) {
-        const double a = in[0].get(i * K + k);
-        for (int64_t j = 0; j < N; ++j) c[static_cast<size_t>(i * N + j)] += a * in[1].get(k * N + j);
-      }
+      for (int64_t k0 = first * BK; k0 < K; k0 += BK * stride)
+        for (int64_t k = k0; k < k0 + BK && k < K; ++k) {
+          const double x = a[static_cast<size_t>(i * K + k)];
+          const double* row = b.data() + k * N;
+          double* out = c.data() + i * N;
+          for (int64_t j = 0; j < N; ++j) out[j] += x * row[j];
+        }
   });
   return c;
+}
+
+std::vector<double> reference(const SizeSet& s, const std::vector<tl::Buffer>& in) {
+  return product(s, values(in[0]), values(in[1]), 0, 1);
 }
 
 int64_t tiles(const SizeSet& s) { return examples::cdiv(s["M"], s["BM"]) * examples::cdiv(s["N"], s["BN"]); }
@@ -91,20 +109,19 @@ SizeSet set(std::string name, int64_t m, int64_t n, int64_t k, int64_t bm, int64
 
 // The partial tiles the programs with s > 0 leave in W, and the flags.
 std::vector<std::vector<double>> workspace_reference(const SizeSet& s, const std::vector<tl::Buffer>& in) {
-  const int64_t M = s["M"], N = s["N"], K = s["K"], BM = s["BM"], BN = s["BN"], BK = s["BK"], S = s["SPLIT_K"];
+  const int64_t M = s["M"], N = s["N"], BM = s["BM"], BN = s["BN"], S = s["SPLIT_K"];
   const int64_t tn = examples::cdiv(N, BN);
+  const std::vector<double> a = values(in[0]), b = values(in[1]);
   std::vector<double> w(static_cast<size_t>(tiles(s) * S * BM * BN), 0.0);
-  for (int64_t t = 0; t < tiles(s); ++t)
-    for (int64_t sl = 1; sl < S; ++sl)
+  for (int64_t sl = 1; sl < S; ++sl) {
+    const std::vector<double> part = product(s, a, b, sl, S);
+    for (int64_t t = 0; t < tiles(s); ++t)
       for (int64_t r = 0; r < BM; ++r)
         for (int64_t c = 0; c < BN; ++c) {
           const int64_t i = (t / tn) * BM + r, j = (t % tn) * BN + c;
-          if (i >= M || j >= N) continue;
-          double acc = 0;
-          for (int64_t k0 = sl * BK; k0 < K; k0 += BK * S)
-            for (int64_t k = k0; k < k0 + BK && k < K; ++k) acc += in[0].get(i * K + k) * in[1].get(k * N + j);
-          w[static_cast<size_t>(((t * S + sl) * BM + r) * BN + c)] = acc;
+          if (i < M && j < N) w[static_cast<size_t>(((t * S + sl) * BM + r) * BN + c)] = part[static_cast<size_t>(i * N + j)];
         }
+  }
   return {w, std::vector<double>(static_cast<size_t>(tiles(s) * S), 0.0)};
 }
 
