@@ -27,10 +27,10 @@ namespace {
 
 // A program's stack: pages are only committed once touched. The
 // interpreter recurses once per nesting level of the kernel's loops and
-// ifs, a few hundred bytes each, so a megabyte is far more than a kernel
+// ifs, a few hundred bytes each, so 256 KiB is far more than a kernel
 // needs. (No guard page: an mprotect per stack splits its mapping in two,
 // a system call and a mapping more per program when thousands wait.)
-constexpr size_t kStackBytes = size_t{1} << 20;
+constexpr size_t kStackBytes = size_t{256} << 10;
 // Programs alive at once (each holds a stack mapping and registers).
 constexpr size_t kMaxLive = 16384;
 
