@@ -26,7 +26,7 @@ Outputs:     C: f32[M, N]; the workspace W: f32[tiles * SPLIT_K * BM * BN]
              Flags: i32[tiles * SPLIT_K], both zero at the start; Flags ends zero
 Parameters:  (A, B, C, W, Flags, M, N, K | BM, BN, BK, SPLIT_K)
 Grid:        (cdiv(M, BM), cdiv(N, BN), SPLIT_K)
-Tolerance:   1e-3 relative (tf32 dot)
+Tolerance:   2e-3 relative (tf32 dot: each operand truncated to tf32)
 Benchmark:   M = N = 512, K = 4096, BM = BN = BK = 64, SPLIT_K = 8
 )";
 
@@ -141,12 +141,12 @@ const tl::KernelDef& e6_relaxed_flag() {
 
 Puzzle make_e6_split_k_semaphore() {
   static const tl::KernelDef kernel("e6_split_k_semaphore", split_k_semaphore<true, false>, kParams);
-  Puzzle p = examples::example_puzzle("e6_splitk_sem", "Split-K matmul with a semaphore", kStatement, 1e-3);
+  Puzzle p = examples::example_puzzle("e6_splitk_sem", "Split-K matmul with a semaphore", kStatement, 2e-3);
   auto workspace = [](const SizeSet& s) { return std::vector<int64_t>{tiles(s) * s["SPLIT_K"] * s["BM"] * s["BN"]}; };
   auto flags = [](const SizeSet& s) { return std::vector<int64_t>{tiles(s) * s["SPLIT_K"]}; };
   p.inputs = {{"A", tl::f32, dims({"M", "K"})}, {"B", tl::f32, dims({"K", "N"})}};
   p.output = {"C", tl::f32, dims({"M", "N"})};
-  p.extra_outputs = {{"W", tl::f32, workspace, {}, true, 1e-3}, {"Flags", tl::i32, flags, {}, true, 0}};
+  p.extra_outputs = {{"W", tl::f32, workspace, {}, true, 2e-3}, {"Flags", tl::i32, flags, {}, true, 0}};
   p.extra_reference = workspace_reference;
   p.output_axes = {0, 1};
   // C's tiles are stored by their slice-0 program; the workspace's owners

@@ -36,7 +36,7 @@ def test_split_k_semaphore_matches_numpy_with_no_finding():
     for M, N, K, S in [(64, 64, 512, 4), (50, 70, 300, 3)]:
         r, want, C, flags = split_k(M, N, K, 32, 32, S)
         assert r.ok() and not r.findings, r.report()
-        assert np.linalg.norm(C - want) / np.linalg.norm(want) < 1e-3
+        assert np.linalg.norm(C - want) / np.linalg.norm(want) < 2e-3
         assert not flags.any()  # every flag lowered again
 
 
