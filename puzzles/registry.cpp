@@ -39,6 +39,8 @@ const std::vector<Puzzle>& all_examples() {
     v.push_back(make_e4_rows());
     v.push_back(make_e5_relu_forward());
     v.push_back(make_e5_relu_backward());
+    v.push_back(make_e6_split_k_semaphore());
+    v.push_back(make_e7_last_program_reduces());
     return v;
   }();
   return list;

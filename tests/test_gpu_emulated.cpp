@@ -93,6 +93,9 @@ TEST_CASE("emulated: every puzzle solution matches the interpreter on its first 
 
 TEST_CASE("emulated: every example kernel matches the interpreter on its first two size sets", "[gpu][emulated]") {
   for (const puzzles::Puzzle& p : puzzles::all_examples()) {
+    // The emulation runs blocks one after another: a block that waits for
+    // a later one (e6_splitk_sem) would spin forever.
+    if (p.id == "e6_splitk_sem") continue;
     for (size_t s = 0; s < 2 && s < p.sets.size(); ++s) {
       const puzzles::SizeSet& set = p.sets[s];
       INFO("example " << p.id << ", set " << set.name);

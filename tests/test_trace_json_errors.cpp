@@ -189,7 +189,7 @@ TEST_CASE("malformed trace JSON: programs and findings", "[trace]") {
                          "uninitialized_read, undefined_value_used, poison_stored, runtime_issue, never_written, "
                          "block_ptr_out_of_shape, index_overflow, shift_out_of_range, lossy_int_cast, "
                          "float_to_int_out_of_range, "
-                         "float_cast_overflow, input_never_read, step_budget_exceeded, index_out_of_range)");
+                         "float_cast_overflow, input_never_read, step_budget_exceeded, index_out_of_range, deadlock, co_residency)");
   }
   SECTION("an example's optional block-pointer detail, when present, is complete") {
     j["findings"][0]["examples"][0]["block"] = json{{"dim", 1}, {"index", 130}, {"extent", 128}};

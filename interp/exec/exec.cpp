@@ -68,6 +68,7 @@ void LaunchState::prepare() {
     param_read[i] = ptr && (i >= 64 || (read >> i) & 1);
   }
   mark_index_registers();
+  prepare_waits();
   if (fuse) {
     hoist_plan(plan, k, index_reg);
     fuse_broadcast_operands(plan, k);
@@ -103,6 +104,12 @@ void LaunchState::enable_conflict_detection(int workers, bool per_element) {
       };
       sh.wrote[i] = records();
       if (param_read[i]) sh.read[i] = records();
+      if (sync) {
+        sh.wrote_clock.resize(bufs.size());
+        sh.read_clock.resize(bufs.size());
+        sh.wrote_clock[i] = records();
+        if (param_read[i]) sh.read_clock[i] = records();
+      }
     }
   }
   // Two parameters bound to one buffer alias: conflicts between them are
@@ -179,6 +186,14 @@ std::unique_ptr<ProgramLog> Exec::run_program(int64_t linear, bool traced) {
   if (traced) log().traced = true;
   std::fill(tainted_.begin(), tainted_.end(), 0);
   loops_.clear();
+  vc_.clear();
+  acquired_.clear();
+  clock_ = 1;
+  released_ = false;
+  watch_.clear();
+  watch_overflow_ = false;
+  while_depth_ = 0;
+  carried_start_.clear();
   steps_ = 0;
   poll_at_ = 0;  // look at the flags before the first step
   try {
@@ -298,6 +313,9 @@ void Exec::run(int begin, int end) {
         }
         loops_.pop_back();
       }
+      i = s.else_end;
+    } else if (s.op == ir::Op::While && coop_) {
+      run_while_waiting(i);
       i = s.else_end;
     } else if (s.op == ir::Op::While) {
       // The condition block runs before every iteration, the body while it

@@ -10,10 +10,12 @@
 #include <memory>
 #include <set>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "eval.h"
 #include "exec_plan.h"
+#include "exec_sync.h"
 #include "interpreter.h"
 
 namespace tl {
@@ -140,6 +142,8 @@ struct LaunchState {
   using Records = std::unique_ptr<uint32_t[], FreeDeleter>;
   struct Shadow {
     std::vector<Records> wrote, read;  // per parameter
+    // With `sync`: the clock of the program at that write or read.
+    std::vector<Records> wrote_clock, read_clock;
   };
   std::vector<Shadow> shadows;  // one worker, in program order
   // Elements [lo, hi), and when rows > 1 the same run again every
@@ -175,9 +179,22 @@ struct LaunchState {
   std::vector<SpanLog> span_logs;  // per worker, in a parallel run
   bool detect_conflicts = false;
   std::atomic<bool> conflict{false};
+  // Ordering between programs (exec_sync.cpp): present when atomics
+  // acquire or release, or programs may wait; conflicts then count only
+  // between accesses that no synchronization orders.
+  std::unique_ptr<SyncState> sync;
+  // Programs may wait on each other: a while loop reads memory the kernel
+  // writes. Such launches run on the cooperative scheduler (coop.h).
+  bool cooperative = false;
+  // Per While step: its loop-carried registers (written inside the loop
+  // and outside it).
+  std::unordered_map<int, std::vector<int>> carried;
+  bool deadlocked = false;  // the scheduler found every unfinished program waiting
   ~LaunchState();
 
   void prepare();  // plan, locations, which buffers are written
+  // Decides `cooperative`, `carried` and whether `sync` is needed (exec_wait.cpp).
+  void prepare_waits();
   std::vector<Buffer*> written_buffers() const;
   // Per-element records (one worker, in program order, findings with both
   // programs) or spans (any number of workers: was there a conflict?).
@@ -242,10 +259,20 @@ struct BlockDetail {
   int64_t index = 0, extent = 0;
 };
 
+class Scheduler;
+
+// How an access takes part in ordering between programs.
+enum class MemAccess : uint8_t { Load, Store, Atomic };
+
 class Exec {
  public:
   Exec(LaunchState& L, int worker);
   std::unique_ptr<ProgramLog> run_program(int64_t linear, bool traced);
+  // A cooperative launch's program: spinning loops suspend it (coop.h).
+  void set_scheduler(Scheduler* s) { coop_ = s; }
+  // Parameters whose memory this program changed since the last call
+  // (bit i: parameter i; all bits for parameters past 63).
+  uint64_t take_written_params() { return std::exchange(written_params_, 0); }
   // Can converting `from` to `to` change a value (a CastChangedValue check)?
   static bool cast_may_change_value(DType from, DType to);
 
@@ -306,6 +333,8 @@ class Exec {
     uint32_t* read = nullptr;
     uint8_t* written = nullptr;  // the buffer's written map, when tracked
     uint8_t* seen = nullptr;  // an input's read map (InputNeverRead)
+    uint32_t* wclk = nullptr;  // with LaunchState::sync: clocks of `wrote`, `read`
+    uint32_t* rclk = nullptr;
     bool spans = false;       // a written buffer in a parallel run: log spans
   };
   // Logs elements [lo, hi) of parameter `param` as touched by this program
@@ -343,6 +372,19 @@ class Exec {
   void record_memory_event(const Step& s, const eval::PtrVal* p, const uint8_t* mask, const std::byte* value);
   void out_of_bounds(const Step& s, int64_t lane, const eval::PtrVal& pv, bool is_store);
   void print(const Step& s);
+  // Ordering between programs (exec_sync.cpp): an access checked against
+  // the element's last write and reads by their clocks, and an atomic
+  // lane's acquire and release (`wrote`: it changed the element).
+  void ordered_access(MemAccess kind, const Step& s, int64_t lane, const eval::PtrVal& pv, const BufView& bv);
+  bool ordered_before_me(uint32_t program, uint32_t clock) const;
+  void atomic_lane_order(const Step& s, const eval::PtrVal& pv, bool wrote);
+  void end_atomic_order();
+  // Waiting (exec_wait.cpp): a while loop of a cooperative launch, which
+  // suspends the program when an iteration only spun; and what each
+  // access tells it (the element read and its value, or a change).
+  void run_while_waiting(int i);
+  void observe(MemAccess kind, const eval::PtrVal& pv, const std::byte* now, const std::byte* old,
+               const std::byte* cmp, size_t bytes);
   // A runtime issue: a note in RunResult::issues and (unless `finding` is
   // false, for what a finding of its own reports) a RuntimeIssue finding.
   void issue(const ir::Instr& in, const std::string& message, bool finding = true);
@@ -417,6 +459,21 @@ class Exec {
   // cannot repeat).
   std::unordered_set<uint64_t> store_keys_;
   bool traced_ = false;
+  // Ordering: this program's vector clock and own clock, and an atomic
+  // op's acquires (joined after its lanes) and whether it released.
+  VectorClock vc_, acquired_;
+  uint32_t clock_ = 1;
+  bool released_ = false;
+  // Waiting: the scheduler (null outside cooperative launches), the
+  // elements read by the running while iterations, memory changes so far,
+  // and the loop-carried values at each running iteration's start.
+  Scheduler* coop_ = nullptr;
+  std::vector<Watch> watch_;
+  bool watch_overflow_ = false;
+  int while_depth_ = 0;
+  int64_t changes_ = 0;
+  uint64_t written_params_ = 0;
+  std::vector<std::byte> carried_start_;
 };
 
 }  // namespace tl

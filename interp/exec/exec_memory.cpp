@@ -62,6 +62,10 @@ void Exec::bind_buffers() {
       if (worker_ < static_cast<int>(L_.shadows.size())) {
         v.wrote = L_.shadows[worker_].wrote[i].get();
         v.read = L_.shadows[worker_].read[i].get();
+        if (L_.sync) {
+          v.wclk = L_.shadows[worker_].wrote_clock[i].get();
+          v.rclk = L_.shadows[worker_].read_clock[i].get();
+        }
       } else if (worker_ < static_cast<int>(L_.span_logs.size())) {
         v.spans = true;
       }
@@ -244,6 +248,9 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
     if (bv.spans) {
       // A parallel run: the sweep after it compares the programs' spans.
       log_span(pv.buf, pv.off, pv.off + 1, !kLoad);
+    } else if (bv.wclk) {
+      // Synchronization may order the two accesses (exec_sync.cpp).
+      ordered_access(kLoad ? MemAccess::Load : kAtomic ? MemAccess::Atomic : MemAccess::Store, s, i, pv, bv);
     } else if (bv.wrote) {
       // Another program's write, or (for a write) another program's read,
       // of the same element: their order on a GPU is undefined. Atomics
@@ -282,6 +289,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       if (bv.seen) mark_read(bv.seen, pv.off);
       if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       copy_elem<ES>(out + i * ES, addr);
+      if (coop_) observe(MemAccess::Load, pv, addr, nullptr, nullptr, ES);
     } else if constexpr (OP == Op::Store) {
       if (bv.wrote || bv.spans) {
         // Two active lanes of this store on one element: the GPU keeps
@@ -307,6 +315,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       }
       copy_elem<ES>(addr, value + i * ES);
       if (bv.written) bv.written[pv.off] = 1;
+      if (coop_) observe(MemAccess::Store, pv, addr, nullptr, nullptr, ES);
     } else if constexpr (OP == Op::AtomicAdd) {
       // Atomic add: return the old value, write old + value (element dtype).
       if (bv.written && !bv.written[pv.off]) note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
@@ -314,6 +323,8 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       eval::ArithFlags flags;
       eval::binary(Op::Add, s.dtype, addr, value + i * ES, addr, 1, false, flags);
       if (bv.written) bv.written[pv.off] = 1;
+      if (L_.sync) atomic_lane_order(s, pv, true);
+      if (coop_) observe(MemAccess::Atomic, pv, addr, out + i * ES, nullptr, ES);
     } else {
       // The other read-modify-writes. An exchange does not use the old
       // value to compute the new one, so it may initialize an element.
@@ -321,6 +332,10 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
         note(FindingKind::UninitializedRead, s, static_cast<int>(pv.buf), i, tile, pv.off);
       eval::atomic_rmw(in.atomic, s.dtype, addr, value + i * ES, cmp ? cmp + i * ES : nullptr, out + i * ES);
       if (bv.written) bv.written[pv.off] = 1;
+      // A compare-and-swap that found another value wrote nothing.
+      const std::byte* expected = cmp ? cmp + i * ES : nullptr;
+      if (L_.sync) atomic_lane_order(s, pv, !expected || std::memcmp(out + i * ES, expected, ES) == 0);
+      if (coop_) observe(MemAccess::Atomic, pv, addr, out + i * ES, expected, ES);
     }
   };
 
@@ -482,7 +497,7 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
       return i;
     };
     if constexpr (OP == Op::Store) {
-      if (!b0.seen && (b0.wrote || b0.written || b0.spans)) first_general = store_fast();
+      if (!b0.seen && !b0.wclk && (b0.wrote || b0.written || b0.spans)) first_general = store_fast();
       else
         first_general = b0.wrote || b0.written || b0.seen || b0.spans ? fast.template operator()<true>()
                                                                       : fast.template operator()<false>();
@@ -522,6 +537,8 @@ void Exec::memory_lanes(const Step& s, const Ptrs& p) {
     access(i, pv, bv);
   }
   if (out_taint) tainted_[in.dst] = 1;
+  if constexpr (kAtomic)
+    if (L_.sync) end_atomic_order();
   // i1 in memory is a byte: anything nonzero reads as true (SEMANTICS §9).
   if (kLoad && s.dtype == DType::i1)
     for (int64_t i = 0; i < n; ++i) out[i] = std::byte{out[i] != std::byte{0}};

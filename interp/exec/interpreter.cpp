@@ -11,6 +11,7 @@
 #include <exception>
 #include <thread>
 
+#include "coop.h"
 #include "error.h"
 #include "eval.h"
 #include "exec.h"
@@ -192,7 +193,9 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   // A launch on one worker takes the parallel path too: spans detect
   // conflicts at a few instructions a lane, where per-element records cost
   // a cache miss a lane; only a conflict pays for the replay with records.
-  bool sequential = k.has_atomics || opt.strict || reads_unwritten;
+  // Programs that may wait on each other run in program order on the
+  // cooperative scheduler (coop.h).
+  bool sequential = k.has_atomics || opt.strict || reads_unwritten || L.cooperative;
   // The replay in program order must start from the buffers as they were,
   // but only buffers the kernel also loads from need a copy: a program's
   // stores never depend on a buffer it does not read, so the replay
@@ -301,10 +304,15 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
     if (failure) std::rethrow_exception(failure);
   };
 
-  execute(sequential ? 1 : workers);
+  if (L.cooperative) {
+    Scheduler scheduler(L, result, trace.get(), opt);
+    claimed = scheduler.run();
+  } else {
+    execute(sequential ? 1 : workers);
+  }
   // A launch stopped part-way is reported as it stands: a replay would
   // only run into the same budget or cancel again.
-  const bool cut_short = L.cancelled || L.budget_exceeded;
+  const bool cut_short = L.cancelled || L.budget_exceeded || L.deadlocked;
   if (!sequential && !cut_short && (L.conflict.load() || L.spans_conflict())) {
     // Two programs touched one element with a write involved: their order
     // would decide the result. Replay in program order for a
@@ -325,6 +333,7 @@ RunResult run(const KernelDef& def, Grid grid, const std::vector<Arg>& args, con
   }
   result.interrupted = L.cancelled;
   result.budget_exceeded = L.budget_exceeded;
+  result.deadlocked = L.deadlocked;
   result.programs_run = claimed;
   for (int w = 0; w < (sequential ? 1 : workers); ++w)
     result.max_program_steps = std::max(result.max_program_steps, L.worker_steps[w].max_program);

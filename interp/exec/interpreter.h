@@ -54,6 +54,10 @@ enum class TraceMode { Off, Full, Filtered };
 // tiles runs 1e7-1e8 steps/s; broken/runaway_loop stops after ~5 s).
 inline constexpr int64_t kDefaultMaxSteps = int64_t{1} << 27;  // 1.3e8
 
+// Programs a GPU is sure to hold at once: one per SM of an H200 (132),
+// which any kernel that launches at all gets.
+inline constexpr int64_t kDefaultResidentPrograms = 132;
+
 // How far a running launch has got (RunOptions::progress).
 struct Progress {
   int64_t programs_done = 0, programs_total = 0;
@@ -94,6 +98,11 @@ struct RunOptions {
   // with a StepBudgetExceeded finding naming the loop that was running.
   // 0: no budget.
   int64_t max_steps = kDefaultMaxSteps;
+  // Programs a GPU holds at once, for the co-residency check of programs
+  // that wait on each other (docs/memory-model.md): when that many
+  // started programs all wait while more remain to start, the launch
+  // would hang on such a GPU (a CoResidency finding). 0: no limit.
+  int64_t resident_programs = kDefaultResidentPrograms;
   // Set (by a SIGINT handler, say) to stop the launch: every worker stops
   // at its next step and run() returns what ran so far, with
   // RunResult::interrupted set. Polled, never written.
@@ -142,6 +151,7 @@ struct RunResult {
   // (the last ones possibly part-way); findings and trace cover those.
   bool interrupted = false;
   bool budget_exceeded = false;  // a program reached RunOptions::max_steps
+  bool deadlocked = false;  // every unfinished program waited on the others: the launch was stopped
   int64_t programs_run = 0;
   int64_t max_program_steps = 0;  // the most steps any one program took
   int64_t fused_steps = 0;  // plan steps whose work fusion moved into others (RunOptions::fuse)

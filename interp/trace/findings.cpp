@@ -92,6 +92,10 @@ std::string headline(const Finding& f, const TraceBuffer* b, const FindingContex
     case FindingKind::RuntimeIssue:
     case FindingKind::StepBudgetExceeded:
       return f.message + at;
+    case FindingKind::Deadlock:
+      return "deadlock: " + f.message;
+    case FindingKind::CoResidency:
+      return "wait needs co-residency: " + f.message;
     case FindingKind::BlockPtrOutOfShape: {
       // "load through block pointer outside its shape on dim 1 (offset 130
       // of shape 128) in program (1, 0, 0), lane [3, 2]; add boundary_check=(1,)"
@@ -155,7 +159,8 @@ std::string format_finding(const Finding& f, const FindingContext& c) {
   std::string out = format_diagnostic(loc, finding_severity(f.kind), headline(f, b, c));
   out += "\n  note: kernel '" + c.kernel + "', " + finding_kind_name(f.kind);
   if (f.kind != FindingKind::NeverWritten && f.kind != FindingKind::RuntimeIssue &&
-      f.kind != FindingKind::InputNeverRead && f.kind != FindingKind::StepBudgetExceeded)
+      f.kind != FindingKind::InputNeverRead && f.kind != FindingKind::StepBudgetExceeded &&
+      f.kind != FindingKind::Deadlock && f.kind != FindingKind::CoResidency)
     out += ": " + plural(f.lanes, "lane", "lanes") + " in " + plural(f.programs, "program", "programs");
   if (b) out += "\n  note: buffer " + buffer_desc(*b);
   if (f.kind == FindingKind::NeverWritten || f.kind == FindingKind::InputNeverRead) {

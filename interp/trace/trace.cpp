@@ -44,6 +44,8 @@ const char* finding_kind_name(FindingKind k) {
     case FindingKind::InputNeverRead: return "input never read";
     case FindingKind::StepBudgetExceeded: return "step budget exceeded";
     case FindingKind::IndexOutOfRange: return "index out of range";
+    case FindingKind::Deadlock: return "deadlock";
+    case FindingKind::CoResidency: return "wait needs more programs resident than the GPU holds";
   }
   return "unknown";
 }

@@ -90,6 +90,9 @@ enum class FindingKind : uint8_t {
   InputNeverRead,        // elements of an input (a buffer the kernel never stores to) that no program read
   StepBudgetExceeded,  // a program ran past the step budget (a runaway loop); the launch was stopped
   IndexOutOfRange,     // a gather index outside [0, the source's extent on its axis)
+  // Programs that wait on each other (docs/memory-model.md).
+  Deadlock,     // every unfinished program waits and none can change what the others wait for; the launch was stopped
+  CoResidency,  // every program a GPU of the configured size holds at once waits on programs it would start only later
 };
 const char* finding_kind_name(FindingKind k);
 

@@ -55,6 +55,8 @@ inline const char* json_name(FindingKind k) {
     case FindingKind::InputNeverRead: return "input_never_read";
     case FindingKind::StepBudgetExceeded: return "step_budget_exceeded";
     case FindingKind::IndexOutOfRange: return "index_out_of_range";
+    case FindingKind::Deadlock: return "deadlock";
+    case FindingKind::CoResidency: return "co_residency";
   }
   return nullptr;
 }
