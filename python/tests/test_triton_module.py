@@ -56,6 +56,9 @@ def test_every_name_tutorials_and_libraries_import_exists():
     for name in ("do_bench", "do_bench_cudagraph", "perf_report", "Benchmark", "assert_close"):
         assert hasattr(triton.testing, name), name
     assert issubclass(triton.OutOfResources, Exception)
+    for name in ("asin", "rsqrt", "tanh", "fabs", "fast_expf", "nearbyint"):
+        assert hasattr(triton.language.extra.libdevice, name), name
+        assert getattr(libdevice, name) is getattr(triton.language.extra.libdevice, name), name
     with proton.scope("region"):
         proton.start("session", hook="triton")
         proton.activate(0)

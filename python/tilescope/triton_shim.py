@@ -41,7 +41,7 @@ def _language_modules():
     sys.modules["triton.language"] = tl
     math = _module("triton.language.math", **vars(tl.math))
     extra = _module("triton.language.extra")
-    extra.libdevice = _module("triton.language.extra.libdevice", **vars(tl.math))
+    extra.libdevice = _module("triton.language.extra.libdevice", **vars(tl.libdevice))
     extra.cuda = _module("triton.language.extra.cuda", libdevice=extra.libdevice)
     sys.modules["triton.language.extra.cuda.libdevice"] = extra.libdevice
     core = _module("triton.language.core", **{k: v for k, v in vars(tl).items() if not k.startswith("__")})
