@@ -55,7 +55,7 @@ TEST_CASE("cli: check --examples passes every example at its small sizes, and --
   Outcome o = run_cli("check --examples --seeds 0");
   INFO(o.out);
   CHECK(o.status == 0);
-  CHECK(contains(o.out, "9 of 9 kernels pass"));
+  CHECK(contains(o.out, "11 of 11 kernels pass"));
   CHECK_FALSE(contains(o.out, "bench"));  // benchmark-size sets are for --gpu and bench
   Outcome one = run_cli("check e1_v2 e5_fwd --seeds 0");
   INFO(one.out);

@@ -148,7 +148,7 @@ TEST_CASE("a program spinning on a flag a later program raises is suspended, and
   for (int i = 0; i < 4; ++i) CHECK(out.get(i) == 10 + i);
 }
 
-TEST_CASE("release pairs with acquire; relaxed, or acquire and release swapped, leave the data read a race") {
+TEST_CASE("release pairs with acquire, while relaxed, or acquire and release swapped, leave the data read a race") {
   struct Case {
     Sem pub, wait;
     bool ordered;

@@ -157,6 +157,7 @@ Puzzle make_e6_split_k_semaphore() {
   };
   p.sets = {set("canonical", 64, 64, 512, 32, 32, 4, "four slices per tile; the waiting program is the tile's first"),
             set("e6a", 50, 70, 300, 32, 32, 3, "M, N and K tails; a slice with one block fewer"),
+            set("e6b", 40, 24, 80, 16, 16, 8, "more slices than K has blocks: three slices with nothing to add"),
             set("bench", 512, 512, 4096, 64, 64, 8, "benchmark size", true)};
   p.solution = p.stub = &kernel;
   p.reference = reference;

@@ -89,6 +89,7 @@ Puzzle make_e7_last_program_reduces() {
   };
   p.sets = {set("canonical", 1000, 64, 16, "16 programs, the last one partly masked"),
             set("e7a", 70000, 128, 256, "547 programs: the reduction loops over three blocks of partials"),
+            set("e7b", 50, 64, 16, "one program, which is also the last"),
             set("bench", int64_t{1} << 24, 4096, 1024, "benchmark size", true)};
   p.solution = p.stub = &kernel;
   p.reference = reference;
