@@ -212,6 +212,43 @@ int scaling(const Config& cfg) {
 
 }  // namespace
 
+// One at-scale case: its times printed (unless JSON) and returned as a
+// JSON object (", " before it unless it is the first).
+std::string run_at_scale(AtScale& c, const Config& cfg, bool first) {
+  const int reps = cfg.reps;
+  const bool json = cfg.json;
+  char buf[512];
+  const puzzles::Puzzle* p = puzzles::find_puzzle(c.puzzle);
+  puzzles::RunBuffers b = puzzles::make_buffers(*p, c.set, 0);
+  auto a = puzzles::launch_args(c.set, b);
+  tl::Grid g = puzzles::grid_for(c.set);
+  const int case_reps = c.large ? 1 : reps;
+  if (!c.large && !cfg.off_only) tl::run(*p->solution, g, a, options(tl::TraceMode::Off, cfg.threads));  // warm
+  double off = median_ms([&] { tl::run(*p->solution, g, a, options(tl::TraceMode::Off, cfg.threads)); }, case_reps);
+  double full = c.large || cfg.off_only ? 0
+                        : median_ms([&] { tl::run(*p->solution, g, a, options(tl::TraceMode::Full, cfg.threads)); },
+                                    std::max(1, reps / 3));
+  double plain = 0, maxdiff = 0, maxref = 0;
+  if (c.plain && !cfg.off_only) {
+    puzzles::RunBuffers pb = puzzles::make_buffers(*p, c.set, 0);
+    plain = median_ms([&] { c.plain(pb); }, reps);
+    // The plain loop must compute what the kernel computed.
+    for (int64_t i = 0; i < b.output.numel(); ++i) {
+      maxdiff = std::max(maxdiff, std::fabs(b.output.get(i) - pb.output.get(i)));
+      maxref = std::max(maxref, std::fabs(pb.output.get(i)));
+    }
+  }
+  const double ratio = plain > 0 ? off / plain : 0;
+  if (!json)
+    std::printf("%-34s %9.2f ms %9.2f ms %9.3f ms %7.1fx %11.1f s%s\n", c.name, off, full, plain, ratio,
+                c.triton_interp_s, maxdiff > 1e-3 * std::max(1.0, maxref) ? "  (RESULTS DIFFER)" : "");
+  std::snprintf(buf, sizeof buf,
+                "%s{\"case\": \"%s\", \"off_ms\": %.3f, \"full_ms\": %.3f, \"plain_ms\": %.4f, \"ratio\": %.2f, "
+                "\"triton_interp_s\": %.2f, \"max_abs_diff\": %.3g}",
+                first ? "" : ", ", c.name, off, full, plain, ratio, c.triton_interp_s, maxdiff);
+  return buf;
+}
+
 int main(int argc, char** argv) {
   Config cfg;
   bool memory = false, steps = false, scale = false;
@@ -287,35 +324,7 @@ int main(int argc, char** argv) {
   bool first = true;
   for (AtScale& c : at_scale_cases()) {
     if (!selected(cfg.only, c.name) || (cfg.quick && c.large)) continue;
-    const puzzles::Puzzle* p = puzzles::find_puzzle(c.puzzle);
-    puzzles::RunBuffers b = puzzles::make_buffers(*p, c.set, 0);
-    auto a = puzzles::launch_args(c.set, b);
-    tl::Grid g = puzzles::grid_for(c.set);
-    const int case_reps = c.large ? 1 : reps;
-    if (!c.large && !cfg.off_only) tl::run(*p->solution, g, a, options(tl::TraceMode::Off, cfg.threads));  // warm
-    double off = median_ms([&] { tl::run(*p->solution, g, a, options(tl::TraceMode::Off, cfg.threads)); }, case_reps);
-    double full = c.large || cfg.off_only ? 0
-                          : median_ms([&] { tl::run(*p->solution, g, a, options(tl::TraceMode::Full, cfg.threads)); },
-                                      std::max(1, reps / 3));
-    double plain = 0, maxdiff = 0, maxref = 0;
-    if (c.plain && !cfg.off_only) {
-      puzzles::RunBuffers pb = puzzles::make_buffers(*p, c.set, 0);
-      plain = median_ms([&] { c.plain(pb); }, reps);
-      // The plain loop must compute what the kernel computed.
-      for (int64_t i = 0; i < b.output.numel(); ++i) {
-        maxdiff = std::max(maxdiff, std::fabs(b.output.get(i) - pb.output.get(i)));
-        maxref = std::max(maxref, std::fabs(pb.output.get(i)));
-      }
-    }
-    const double ratio = plain > 0 ? off / plain : 0;
-    if (!json)
-      std::printf("%-34s %9.2f ms %9.2f ms %9.3f ms %7.1fx %11.1f s%s\n", c.name, off, full, plain, ratio,
-                  c.triton_interp_s, maxdiff > 1e-3 * std::max(1.0, maxref) ? "  (RESULTS DIFFER)" : "");
-    std::snprintf(buf, sizeof buf,
-                  "%s{\"case\": \"%s\", \"off_ms\": %.3f, \"full_ms\": %.3f, \"plain_ms\": %.4f, \"ratio\": %.2f, "
-                  "\"triton_interp_s\": %.2f, \"max_abs_diff\": %.3g}",
-                  first ? "" : ", ", c.name, off, full, plain, ratio, c.triton_interp_s, maxdiff);
-    js += buf;
+    js += run_at_scale(c, cfg, first);
     first = false;
   }
   js += "]}";

@@ -191,7 +191,8 @@ std::string value_text(const tl::gpu::TensorMapSpec::Value& v) {
 }
 
 // `source` without its `//` comments (the prelude's and the kernel lines'
-// the generator writes beside the code): what NVRTC compiles.
+// the generator writes beside the code) and the lines left blank: what
+// NVRTC compiles, however its comments are worded and wrapped.
 std::string without_comments(const std::string& source) {
   std::string out;
   out.reserve(source.size());
@@ -199,8 +200,8 @@ std::string without_comments(const std::string& source) {
     size_t eol = source.find('\n', at);
     if (eol == std::string::npos) eol = source.size();
     const size_t c = source.find("//", at);
-    out.append(source, at, (c < eol ? c : eol) - at);
-    out += '\n';
+    const std::string code = source.substr(at, (c < eol ? c : eol) - at);
+    if (code.find_first_not_of(" \t\r") != std::string::npos) out += code + '\n';
     at = eol + 1;
   }
   return out;
