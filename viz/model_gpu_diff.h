@@ -1,4 +1,4 @@
-// The interpreter-vs-GPU slot. The GPU backend (issue 5) runs the same
+// The interpreter-vs-GPU slot. The GPU backend runs the same
 // launch on a device; what it brings back goes in GpuResults, and the
 // viewer diffs each buffer against the interpreter's values after the
 // launch. Until then a document has no GpuResults and the panel says so.

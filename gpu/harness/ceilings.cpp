@@ -105,8 +105,8 @@ Ceilings measure_ceilings(CudaDriver& d) {
   c.bytes_per_s = copy_bandwidth(d, c.bandwidth_source);
   std::string how;
   if (!sgemm_rates(d, c.tf32_flops_per_s, c.f32_flops_per_s, how)) {
-    // ANCHORS.md, measured on an H200: dense tf32 about 495 TFLOP/s;
-    // f32 without tf32 51 TFLOP/s.
+    // The H200's dense tf32 and plain f32 rates (docs/anchors.md), when
+    // this device cannot be measured.
     c.tf32_flops_per_s = 495e12;
     c.f32_flops_per_s = 51e12;
     how += "; rates from ANCHORS.md (H200), not measured here";

@@ -151,7 +151,7 @@ void dot(DType in, DType out, ir::Precision p, const ir::Shape& a_shape, const i
 // tf32: clear the 13 low mantissa bits of an f32 (SEMANTICS §8).
 float tf32_truncate(float x);
 
-// ---- eval_math.cpp: the ops of issue 15 --------------------------------------
+// ---- eval_math.cpp: atomics and math ops --------------------------------------
 // Erf, Log1p, Expm1, Rint, Round (floats), Pow (floats), UMulHi (integers).
 void unary_math(ir::Op op, DType d, const void* a, void* out, int64_t n);
 void binary_math(ir::Op op, DType d, const void* a, const void* b, void* out, int64_t n);

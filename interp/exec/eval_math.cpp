@@ -1,4 +1,4 @@
-// Interpreter kernels for the math of issue 15: erf, log1p, expm1, rint,
+// Interpreter kernels for the math ops: erf, log1p, expm1, rint,
 // round, pow, umulhi, and casts that round toward zero. Each computes in
 // the operand's own precision (f32 math for f32), as libdevice does.
 #include <bit>

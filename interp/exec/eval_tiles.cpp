@@ -152,8 +152,8 @@ void reduce(ir::ReduceKind kind, DType d, int64_t outer, int64_t len, int64_t in
 
 // SEMANTICS 8: the 13 low mantissa bits cleared, whatever the value. Inf
 // stays Inf and a NaN with a high payload bit stays NaN; a NaN whose payload
-// lies only in those bits becomes Inf, as on the tensor cores (measured on
-// an H100: wgmma and mma.sync read f32 operands this way).
+// lies only in those bits becomes Inf, as on the tensor cores (wgmma and
+// mma.sync read f32 operands this way; docs/semantics.md).
 float tf32_truncate(float x) {
   uint32_t b;
   std::memcpy(&b, &x, 4);

@@ -224,7 +224,7 @@ struct LaunchState {
   bool trace_full() const { return merge_.trace_stopped; }
   // Elements of write-tracked buffers that the launch left unwritten.
   void add_never_written(RunResult& r) const;
-  // Issue 14's value checks (exec_checks.cpp).
+  // The value checks (exec_checks.cpp).
   void mark_index_registers();
   void prepare_read_tracking();
   // Elements of inputs that no program read, as one warning per input.
@@ -399,7 +399,7 @@ class Exec {
                   const std::function<std::string()>& detail);
   FindingExample* record(FindingKind kind, const Step& s, int param, const std::string& message, int64_t lane,
                          const ir::Shape& tile, int64_t offset, int64_t other_linear, const BlockDetail& block);
-  // Issue 14's value checks (exec_checks.cpp), run before the op itself.
+  // The value checks (exec_checks.cpp), run before the op itself.
   void check_index_overflow(const Step& s);
   void check_shift(const Step& s);
   void check_cast(const Step& s);
@@ -412,7 +412,7 @@ class Exec {
   bool tainted(int r) const { return tainted_[r] != 0; }
   void clear_taint(int r) { tainted_[r] = 0; }
   void propagate_taint(const Step& s);
-  // Issue 15's scans, sorts and permutations (exec_scan.cpp).
+  // Scans, sorts and permutations (exec_scan.cpp).
   void combined(const Step& s);     // Scan, ReduceWith
   void permutation(const Step& s);  // Sort, Flip, Join, Split, Gather, Histogram
   void permutation_taint(const Step& s);

@@ -1,4 +1,4 @@
-// The value checks of issue 14: integer overflow in index arithmetic, shift
+// The value checks: integer overflow in index arithmetic, shift
 // counts out of range, conversions that change a value, and inputs that no
 // program read. All of them stay in bounds, so the memory checks of
 // exec_memory.cpp never see them; each lane is reported with its values.

@@ -1,5 +1,5 @@
 // The interpreter's scans, combine-function reductions, sort, flip,
-// join/split, gather and histogram (issue 15), and how undefined lanes flow
+// join/split, gather and histogram, and how undefined lanes flow
 // through them. A combine block is evaluated on its own, vectorized over
 // every (outer, inner) position of the axis at once: one pass of the block
 // per element along the axis, in the order the IR fixes (left to right;

@@ -19,7 +19,7 @@ uint8_t* Exec::taint(int r) {
 void Exec::propagate_taint(const Step& s) {
   using ir::Op;
   if (s.dst < 0) return;
-  switch (s.op) {  // issue 15's ops: any number of operands (exec_scan.cpp)
+  switch (s.op) {  // scans and permutations: any number of operands (exec_scan.cpp)
     case Op::Scan: case Op::ReduceWith: case Op::Sort: case Op::Flip: case Op::Join: case Op::Split:
     case Op::Gather: case Op::Histogram:
       permutation_taint(s);

@@ -48,10 +48,9 @@ enum class TraceMode { Off, Full, Filtered };
 // The steps (executed IR operations, loop iterations included) one program
 // may take before the launch is stopped as a runaway. The most any program
 // of the 12 puzzles, the examples (benchmark sizes included) and the bench
-// cases takes is 227,015 (e4_fused at bench_k100864; measured 2026-11-24
-// with tilescope_interp_bench --steps): the default is ~600x that, yet low
-// enough that a runaway loop stops within seconds (a loop body of small
-// tiles runs 1e7-1e8 steps/s; broken/runaway_loop stops after ~5 s).
+// cases takes is about 2.3e5 (e4_fused at bench_k100864, counted by
+// tilescope_interp_bench --steps): the default is far above that, yet low
+// enough that a runaway loop of small tiles stops within seconds.
 inline constexpr int64_t kDefaultMaxSteps = int64_t{1} << 27;  // 1.3e8
 
 // Programs a GPU is sure to hold at once: one per SM of an H200 (132),

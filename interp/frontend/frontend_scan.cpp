@@ -1,5 +1,5 @@
 // Scans, reductions with a combine function, sort, flip, join/split,
-// interleave, gather and histogram (issue 15): their shape and dtype rules.
+// interleave, gather and histogram: their shape and dtype rules.
 #include "builder.h"
 
 namespace tl {

@@ -320,7 +320,7 @@ Tensor min(const Tensor& x, Axis axis = {}, bool keep_dims = false, TL_HERE);
 Tensor argmax(const Tensor& x, int axis, bool keep_dims = false, TL_HERE);
 Tensor argmin(const Tensor& x, int axis, bool keep_dims = false, TL_HERE);
 
-// ---- Scans, sorts and permutations (issue 15) --------------------------------
+// ---- Scans, sorts and permutations -----------------------------------------
 // A combine function gets two 0-d tensors (the running value, the next
 // element) and returns their combination, of their dtype. It is built once
 // into the op's combine block: only elementwise math on its arguments and

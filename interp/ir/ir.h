@@ -84,7 +84,7 @@ enum class Op : uint8_t {
   // `cond_reg`; while it is true, body runs. Registers the two blocks
   // write that live outside are loop-carried, as in For.
   While,
-  // Scans, sorts and permutations (issue 15)
+  // Scans, sorts and permutations
   // Scan / ReduceWith: args are N tiles of one shape, combined along `axis`
   // by the instruction's `combine` block; dst is output number `ival2` of
   // the N (a tuple scan is N instructions, one per output). Scan walks the
@@ -98,7 +98,7 @@ enum class Op : uint8_t {
   Split,      // x [..., 2] -> x[..., ival] (ival 0 or 1)
   Gather,     // src, index (index's shape): src with the `axis` coordinate replaced by index
   Histogram,  // x (integers), [mask] (has_mask) -> i32[ival]: counts of each value in [0, ival)
-  // Atomics and math (issue 15)
+  // Atomics and math
   // args: ptr, value, [mask], [cmp (Cas only)]; kind `atomic`, ordering
   // `sem` and `scope`; result: old values (0 on masked lanes).
   AtomicRMW,

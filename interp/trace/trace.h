@@ -68,7 +68,7 @@ struct TraceBuffer {
 // Buffers larger than this many elements keep no values in the trace.
 inline constexpr int64_t kTraceMaxValues = int64_t{1} << 22;
 
-// What the sanitizer found (issue 3 fills these; the viewer lists them).
+// What the sanitizer found (the interpreter fills these; the viewer lists them).
 enum class FindingKind : uint8_t {
   OutOfBoundsLoad,
   OutOfBoundsStore,
@@ -80,7 +80,7 @@ enum class FindingKind : uint8_t {
   RuntimeIssue,        // division by zero, over-wide shift, failed device_assert
   NeverWritten,        // elements of an unwritten buffer the kernel stores to, left unwritten
   BlockPtrOutOfShape,  // a block-pointer access reaches outside the pointer's shape on a dim not boundary-checked
-  // Issue 14: value bugs that stay in bounds. Each example's `detail`
+  // Value bugs that stay in bounds. Each example's `detail`
   // holds the lane's values ("2 * 1073741824 = 2147483648, wraps to ...").
   IndexOverflow,         // signed integer + - * << that wrapped, on a value feeding a pointer offset
   ShiftOutOfRange,       // a shift count negative or not below the bit width

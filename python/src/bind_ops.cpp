@@ -1,4 +1,4 @@
-// The ops of issue 15 (atomics, math, casts with rounding, hints), bound one
+// Atomics, math, casts with rounding and hints, bound one
 // to one onto the tl:: functions a C++ kernel calls. No rule is decided here.
 #include <pybind11/stl.h>
 

@@ -1,4 +1,4 @@
-// Scans, sorts and permutations (issue 15), bound one to one onto the tl::
+// Scans, sorts and permutations, bound one to one onto the tl::
 // functions a C++ kernel calls. A combine function arrives as a Python
 // callable that builds the @triton.jit function's body (the visitor does
 // that); it runs once, inside the op's combine block.

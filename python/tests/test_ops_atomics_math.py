@@ -1,4 +1,4 @@
-"""Issue 15's ops through the Python front end: real `@triton.jit` kernels
+"""Atomics, math, casts with rounding and hints through the Python front end: real `@triton.jit` kernels
 (`import triton` provided by tilescope's shim) using atomics, math, casts
 with bitcast and rounding, hints and dot dtypes, compared with numpy."""
 import inspect

@@ -30,7 +30,7 @@ def test_triton_puzzle_12_passes_where_its_kernel_is_defined():
     # (offset[:, :, None] against B_MID // 8 weight words): its sets with
     # B_MID = 64 pass; the other two are build errors that name its line, as
     # Triton 3.6 itself fails to compile them ("incompatible dimensions at
-    # index 1: 16 and 8", bench/RESULTS.md).
+    # index 1: 16 and 8").
     passed, text = check_puzzle(12, tp.quant_dot_kernel, sets=["canonical", "12a"])
     assert passed, text
     passed, text = check_puzzle(12, tp.quant_dot_kernel, sets=["12b", "12c"])

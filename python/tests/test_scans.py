@@ -1,4 +1,4 @@
-"""Scans, sorts and permutations (issue 15) written as real @triton.jit
+"""Scans, sorts and permutations written as real @triton.jit
 kernels (triton_shim where Triton is not installed), run through the
 Python front end and compared with numpy. Combine functions are @triton.jit
 functions whose bodies the front end visits once, into the op's block."""

@@ -393,7 +393,7 @@ def advance(base, offsets):
     return _core.advance(base, offsets)
 
 
-# ---- Scans, sorts and permutations (issue 15) --------------------------------
+# ---- Scans, sorts and permutations -----------------------------------------
 
 def _tiles(input):
     """A tile or a tuple of tiles as a list, and whether it was one tile."""
@@ -513,6 +513,6 @@ TABLE.update({alias: TABLE[name] for alias, name in language.LIBDEVICE_ALIASES.i
 TENSOR_METHODS = {"to", "reshape", "view", "trans", "permute", "sum", "max", "min", "argmax", "argmin",
                   "broadcast_to", "expand_dims", "cast", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
                   "floor", "ceil", "cos", "sin", "rsqrt", "tanh", "erf"}
-# Scans, sorts and permutations (issue 15).
+# Scans, sorts and permutations.
 TENSOR_METHODS |= {"cumsum", "cumprod", "associative_scan", "reduce", "xor_sum", "sort", "flip", "join", "split",
                    "interleave", "gather", "histogram"}

@@ -225,7 +225,7 @@ BUILTIN_NAMES = [
     "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "rint",
     "round", "dot_scaled",
 ]
-# Scans, sorts and permutations (issue 15).
+# Scans, sorts and permutations.
 BUILTIN_NAMES += ["associative_scan", "reduce", "sort", "flip", "join", "split", "interleave", "gather", "histogram"]
 # Random numbers (random.py).
 BUILTIN_NAMES += ["philox", "randint", "randint4x", "rand", "rand4x", "randn", "randn4x", "uint_to_uniform_float",
