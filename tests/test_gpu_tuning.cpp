@@ -394,8 +394,8 @@ TEST_CASE("wgmma: with groups in flight, C^T's B^T is written K-major into the s
   CHECK(has(body, "ts_u4 ts_tw87_1[4];"));
   CHECK(has(body, "ts_tw87_1[ts_j] = *reinterpret_cast<const ts_u4*>(ts_src);"));
   CHECK(has(body, "ts_rotate4(ts_w, ts_tw87_0[ts_j], ts_trot87);"));
-  // Each value's word in y^T's region computed once (ts_tT87), round j's
-  // k / 4 differing from round 0's by 2j: an XOR of its chunk bits.
+  // Each value's word in y^T's region computed once (ts_tT87), step j's
+  // k / 4 differing from step 0's by 2j: an XOR of its chunk bits.
   CHECK(has(body, "ts_td[ts_tT87[ts_e] ^ (ts_j * 8)] = ts_w[ts_e];"));
   CHECK(has(body, "ts_tT87[ts_e] = ts_n * 32 + ((((ts_tk87 >> 2) ^ ts_n) & 7) << 2) + (ts_tk87 & 3);"));
   CHECK(body.find("int ts_tT87[4];") < body.find("for (int64_t it32"));

@@ -33,7 +33,7 @@ double percentile(const std::vector<double>& sorted, double q) {
 // shared memory that one SM holds at once (sm_80/sm_90 limits: 2048
 // threads, 64 K registers allocated per warp in units of 256, 228 KB of
 // shared memory with 1 KB reserved per block; a persistent launch of more
-// than fit only adds a second round).
+// than fit only adds a second wave).
 int resident_blocks(int threads, int regs, int64_t smem) {
   const int warps = threads / 32;
   const int regs_per_warp = (std::max(regs, 1) * 32 + 255) / 256 * 256;

@@ -77,8 +77,8 @@ void Emitter::declare_transposed_registers(const Pipeline& p) {
   // 8j + 4 (w / NB) + lane / 8 of round j and the n columns from
   // 32 (w % NB) + 4 (lane % 8) (NB = n / 32 = warps / 2, fits_written_transposed),
   // and stores value e of a vector at word T_e ^ 8j of y^T's stage region:
-  // T_e = n_e * 32 + ((k / 4 ^ n_e % 8) << 2) + k % 4 for round 0's k, whose
-  // k / 4 differs from round j's only in the bits of 2j, which the XOR
+  // T_e = n_e * 32 + ((k / 4 ^ n_e % 8) << 2) + k % 4 for step 0's k, whose
+  // k / 4 differs from step j's only in the bits of 2j, which the XOR
   // moves to the 16-byte chunk it names. The loop's refills then do no
   // index arithmetic but the reads' addresses.
   const std::string nb = std::to_string(s->inner / 32), id = std::to_string(r);
