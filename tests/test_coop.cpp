@@ -4,7 +4,6 @@
 // waits that need more programs resident than a GPU holds are findings.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -264,16 +263,13 @@ TEST_CASE("waiting on a program a GPU of the configured size starts only later i
   }
 }
 
-TEST_CASE("a spin on a flag in a grid of 10^4 programs finishes quickly") {
+TEST_CASE("a spin on a flag in a grid of 10^4 programs finishes, wherever the flag's program is") {
   // k = 9999 is the worst case: every other program waits at once, each on
-  // a stack of its own (and a GPU would hang: a co-residency finding).
+  // a stack of its own (and a GPU would hang: a co-residency finding). How
+  // long it takes is bench/spin_wait_bench.py's business, not this test's.
   for (int64_t k : {int64_t{100}, int64_t{9999}}) {
     tl::Buffer flag("flag", DType::i32, {1}), out("out", DType::i32, {10000});
-    auto t0 = std::chrono::steady_clock::now();
     tl::RunResult r = tl::run(kWaitForK, {10000, 1, 1}, {flag, out, k});
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    UNSCOPED_INFO("k = " << k << ": " << s << " s");
-    CHECK(s < (k < tl::kDefaultResidentPrograms ? 2.0 : 10.0));
     for (int p = 0; p < 10000; p += 997) CHECK(out.get(p) == p + 1);
     CHECK(out.get(9999) == 10000);
     if (k < tl::kDefaultResidentPrograms) CHECK(r.findings.empty());
