@@ -305,10 +305,7 @@ void bind_launch(py::module_& m) {
   // to compare a Python kernel's findings with a C++ kernel's.
   m.def("run_puzzle", [](const std::string& key, std::shared_ptr<tl::KernelDef> kernel, const std::string& set,
                          uint32_t seed) {
-    const puzzles::Puzzle* p = puzzles::find_puzzle(key);
-    if (!p) throw py::value_error("no puzzle or example named '" + key + "'");
-    const puzzles::SizeSet* s = puzzles::find_set(*p, set);
-    if (!s) throw py::value_error("puzzle '" + key + "' has no size set '" + set + "'");
+    const auto [p, s] = puzzle_and_set(key, set);
     puzzles::RunReport r;
     {
       py::gil_scoped_release release;

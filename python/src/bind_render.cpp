@@ -124,6 +124,18 @@ void bind_trace(py::module_& m) {
       .def("program_at", [](const TraceHandle& h, std::array<int64_t, 3> pid) { return h.index->program_at(pid); });
 }
 
+viz::PictureOptions picture_options(int program, int event, std::vector<int> buffers, float width, float max_height,
+                                    bool dim_earlier) {
+  viz::PictureOptions o;
+  o.program = program;
+  o.event = event;
+  o.buffers = std::move(buffers);
+  o.width = width;
+  o.max_height = max_height;
+  o.dim_earlier = dim_earlier;
+  return o;
+}
+
 }  // namespace
 
 void bind_render(py::module_& m) {
@@ -134,13 +146,7 @@ void bind_render(py::module_& m) {
   });
   m.def("picture", [](const TraceHandle& h, int program, int event, std::vector<int> buffers, float width,
                       float max_height, bool dim_earlier) {
-    viz::PictureOptions o;
-    o.program = program;
-    o.event = event;
-    o.buffers = std::move(buffers);
-    o.width = width;
-    o.max_height = max_height;
-    o.dim_earlier = dim_earlier;
+    const viz::PictureOptions o = picture_options(program, event, std::move(buffers), width, max_height, dim_earlier);
     try {
       return picture_dict(h, o);
     } catch (const std::out_of_range& e) {
@@ -151,13 +157,7 @@ void bind_render(py::module_& m) {
   // Every pane stacked in one PNG (what a notebook shows for image/png).
   m.def("picture_png", [](const TraceHandle& h, int program, int event, std::vector<int> buffers, float width,
                           float max_height, bool dim_earlier) {
-    viz::PictureOptions o;
-    o.program = program;
-    o.event = event;
-    o.buffers = std::move(buffers);
-    o.width = width;
-    o.max_height = max_height;
-    o.dim_earlier = dim_earlier;
+    const viz::PictureOptions o = picture_options(program, event, std::move(buffers), width, max_height, dim_earlier);
     std::string png;
     try {
       py::gil_scoped_release release;
@@ -171,10 +171,7 @@ void bind_render(py::module_& m) {
   // text, Trace or None when it did not build).
   m.def("traced_puzzle_run", [](const std::string& key, std::shared_ptr<tl::KernelDef> kernel, const std::string& set,
                                 uint32_t seed) {
-    const puzzles::Puzzle* p = puzzles::find_puzzle(key);
-    if (!p) throw py::value_error("no puzzle or example named '" + key + "'");
-    const puzzles::SizeSet* s = puzzles::find_set(*p, set);
-    if (!s) throw py::value_error("puzzle '" + key + "' has no size set '" + set + "'");
+    const auto [p, s] = puzzle_and_set(key, set);
     puzzles::RunReport r;
     {
       py::gil_scoped_release release;

@@ -3,6 +3,8 @@
 #include <climits>
 
 #include "error.h"
+#include "harness.h"
+#include "registry.h"
 
 namespace tilescope_py {
 
@@ -57,6 +59,15 @@ tl::DType to_dtype(py::handle h) {
 
 py::object borrowed(const tl::KernelDef* k) {
   return py::cast(std::shared_ptr<tl::KernelDef>(std::shared_ptr<tl::KernelDef>{}, const_cast<tl::KernelDef*>(k)));
+}
+
+std::pair<const puzzles::Puzzle*, const puzzles::SizeSet*> puzzle_and_set(const std::string& key,
+                                                                           const std::string& set) {
+  const puzzles::Puzzle* p = puzzles::find_puzzle(key);
+  if (!p) throw py::value_error("no puzzle or example named '" + key + "'");
+  const puzzles::SizeSet* s = puzzles::find_set(*p, set);
+  if (!s) throw py::value_error("puzzle '" + key + "' has no size set '" + set + "'");
+  return {p, s};
 }
 
 }  // namespace tilescope_py

@@ -2,6 +2,7 @@
 // tl::Operand, dtype names as tl::DType, and the location of the Python
 // syntax node being built. Nothing here decides semantics.
 #pragma once
+#include <utility>
 #include <pybind11/pybind11.h>
 
 #include <string>
@@ -9,6 +10,11 @@
 #include "builder.h"
 #include "kernel.h"
 #include "tl.h"
+
+namespace puzzles {
+struct Puzzle;
+struct SizeSet;
+}  // namespace puzzles
 
 namespace tilescope_py {
 
@@ -31,6 +37,11 @@ std::string type_name(py::handle h);
 // A kernel the program owns for its whole life (a registry's, a test's),
 // handed to Python without taking ownership.
 py::object borrowed(const tl::KernelDef* k);
+
+// A puzzle or example by key and one of its size sets by name; a Python
+// ValueError naming what is missing otherwise.
+std::pair<const puzzles::Puzzle*, const puzzles::SizeSet*> puzzle_and_set(const std::string& key,
+                                                                           const std::string& set);
 
 // Runs `f` with every semantic function reporting the current location.
 template <class F>
