@@ -125,12 +125,8 @@ class JITFunction:
         """Builds the kernel for these arguments without launching it; the
         answer has what scripts read of Triton's compiled kernel."""
         from .compiled import CompiledKernel
-        params = self.classify(self.bind(args, kwargs))
-        kdef, _, cpp_args, _keep = self.specialize(params, staging=None, for_ir=True)
-        dtypes = [b.dtype if isinstance(b, ts.Buffer) else "i32" for b in cpp_args]
-        consts = [a if not isinstance(a, ts.Buffer) and isinstance(a, int) else 0 for a in cpp_args]
         try:
-            kdef.ir(dtypes, consts, True)
+            self.ir(*args, **kwargs)
         except Exception as e:  # a kernel that does not build says so here, as Triton's warmup does
             raise KernelError(str(e)) from None
         return CompiledKernel(self, kwargs)
